@@ -1,0 +1,83 @@
+"""Build dist/kalkulator.xlsx from the catalogs and quantities, and define the verification passes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from kalkulator.catalog import Catalog, load_catalog
+from kalkulator.graph import Graph
+from kalkulator.quantities import QUANTITIES
+from kalkulator.workbook.layout import Layout, build_layout
+from kalkulator.workbook.verify import InputSet
+from kalkulator.workbook.writer import render, to_bytes
+
+DIST = Path(__file__).resolve().parent.parent / "dist"
+LANGS = ("id", "en")
+
+
+def workbook_name(lang: str) -> str:
+    return "kalkulator.xlsx" if lang == "id" else f"kalkulator-{lang}.xlsx"
+
+
+@dataclass
+class Built:
+    graph: Graph
+    catalog: Catalog
+    layout: Layout
+    data: bytes
+
+
+def build(lang: str = "id", catalog: Catalog | None = None) -> Built:
+    """Lay out and serialise the workbook in memory (nothing is written)."""
+    graph = Graph(QUANTITIES)
+    catalog = catalog or load_catalog()
+    layout = build_layout(graph, catalog, lang)
+    return Built(graph, catalog, layout, to_bytes(render(layout)))
+
+
+def _pick(names: tuple[str, ...], step: int, k: int) -> str:
+    return names[(k * step + 1) % len(names)]
+
+
+def verification_passes(catalog: Catalog, layout: Layout) -> list[InputSet]:
+    """The shipped inputs, then changed choices, numbers and manual overrides.
+
+    Choices rotate through the catalogs with co-prime steps so each pass meets other rows
+    (MoE, MLA and sliding-window models, multi-GPU, Apple and CPU systems alike).
+    """
+    passes = [InputSet("shipped inputs", {})]
+    gpus, models = catalog["gpu"].names, catalog["model"].names
+    quants, kvs, engines = catalog["quant"].names, catalog["kv_cache"].names, catalog["engine"].names
+    numbers = [
+        {"context_tokens": 32768, "concurrent_users": 8, "prompt_tokens": 4000, "output_tokens": 200},
+        {"n_gpus": 4, "split_mode": "tensor", "context_tokens": 131072, "concurrent_users": 2},
+        {"n_gpus": 2, "context_tokens": 512, "concurrent_users": 64, "prompt_tokens": 16, "vram_overhead_gb": 2.5},
+    ]
+    for k, extra in enumerate(numbers):
+        settings = {
+            "gpu_name": _pick(gpus, 17, k + 1),
+            "model_name": _pick(models, 11, k + 1),
+            "quant_name": _pick(quants, 7, k + 1),
+            "kv_cache_type": _pick(kvs, 3, k + 1),
+            "engine": _pick(engines, 5, k + 1),
+            **extra,
+        }
+        passes.append(InputSet(f"choices and numbers #{k + 1}", settings))
+    sweep = next((i for i, rb in enumerate(layout.row_blocks) if "concurrent_users" in rb.bound[0]), None)
+    table_inputs = {(sweep, 0): {"concurrent_users": 3}} if sweep is not None else {}
+    passes.append(
+        InputSet(
+            "manual values (custom GPU, measured speeds, file size)",
+            {
+                "gpu_mem_bandwidth_gbs": 500.0,
+                "gpu_vram_gib": 20.0,
+                "weights_gb": 5.2,
+                "decode_tok_s": 151.0,
+                "prefill_tok_s": 2500.0,
+                "model_kv_heads": 4.0,
+            },
+            table_inputs,
+        )
+    )
+    return passes

@@ -1,0 +1,322 @@
+"""Load and validate the catalogs in assumptions/ into typed rows, with errors naming file:row:column.
+
+Every catalog is a CSV with a `name` key, a `source` and an `as_of` date per row. A catalog error is
+raised before anything is written, so a bad row never yields a half-built workbook.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+DEFAULT_DIR = Path(__file__).resolve().parent.parent / "assumptions"
+
+# Characters that make a name unsafe as a MATCH key (wildcards) or as CSV/spreadsheet text.
+_NAME_FORBIDDEN = set('*?~,"')
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+class CatalogError(ValueError):
+    """One or more catalog rows are invalid; each message names file:row:column."""
+
+    def __init__(self, messages: list[str]):
+        self.messages = messages
+        super().__init__("\n".join(messages))
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    kind: str  # text | number | int | enum | date
+    required: bool = True
+    low: float | None = None  # inclusive lower bound
+    positive: bool = False  # > 0
+    high: float | None = None  # inclusive upper bound
+    choices: tuple[str, ...] = ()
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Schema:
+    key: str  # short table id used in formulas: gpu, model, ...
+    file: str
+    fields: tuple[Field, ...]
+    title_id: str
+    title_en: str
+    checks: tuple[Callable[[dict], str | None], ...] = ()
+
+    def field(self, name: str) -> Field:
+        return next(f for f in self.fields if f.name == name)
+
+
+def _text(name: str, doc: str = "", required: bool = True) -> Field:
+    return Field(name, "text", required=required, doc=doc)
+
+
+def _num(name: str, doc: str = "", **kw: object) -> Field:
+    return Field(name, "number", doc=doc, **kw)  # type: ignore[arg-type]
+
+
+def _int(name: str, doc: str = "", **kw: object) -> Field:
+    return Field(name, "int", doc=doc, **kw)  # type: ignore[arg-type]
+
+
+_SOURCE = (_text("source", "where the figures come from"), Field("as_of", "date", doc="date of the figures"))
+
+GPU = Schema(
+    "gpu",
+    "gpus.csv",
+    (
+        _text("name"),
+        Field("vendor", "enum", choices=("NVIDIA", "AMD", "Intel", "Apple", "CPU")),
+        Field("segment", "enum", choices=("consumer", "workstation", "datacenter", "apple", "cpu")),
+        Field("backend", "enum", choices=("cuda", "rocm", "metal", "vulkan", "sycl", "cpu")),
+        _num("mem_bandwidth_gbs", "peak memory bandwidth, GB/s", positive=True),
+        _num("vram_gib", "memory as marketed (GiB)", positive=True),
+        _num("fp16_tflops", "dense FP16 matrix TFLOPS", positive=True),
+        _num("tdp_w", "board power, W", positive=True),
+        _num("price_usd", "list/street price, USD", required=False, low=0),
+        *_SOURCE,
+    ),
+    "Katalog GPU",
+    "GPU catalog",
+)
+
+
+def _active_le_total(row: dict) -> str | None:
+    if row["active_params_b"] > row["params_b"] * (1 + 1e-9):
+        return "active_params_b: greater than params_b"
+    return None
+
+
+def _sliding_le_layers(row: dict) -> str | None:
+    if row["sliding_layers"] > row["layers"]:
+        return "sliding_layers: greater than layers"
+    if row["sliding_layers"] > 0 and row["sliding_window"] <= 0:
+        return "sliding_window: must be > 0 when sliding_layers > 0"
+    return None
+
+
+def _heads_divisible(row: dict) -> str | None:
+    if row["heads"] % row["kv_heads"]:
+        return "kv_heads: does not divide heads"
+    return None
+
+
+MODEL = Schema(
+    "model",
+    "models.csv",
+    (
+        _text("name"),
+        _text("family"),
+        _num("params_b", "total parameters, billions", positive=True),
+        _num("active_params_b", "parameters active per token, billions", positive=True),
+        _int("layers", positive=True),
+        _int("hidden", positive=True),
+        _int("heads", positive=True),
+        _int("kv_heads", positive=True),
+        _int("head_dim", positive=True),
+        _int("vocab", positive=True),
+        _int("max_context", positive=True),
+        Field("attention", "enum", choices=("mha", "gqa", "mqa", "mla")),
+        _int("kv_latent_dim", "MLA cached width per layer (0 = not MLA)", low=0),
+        _int("sliding_window", "tokens (0 = none)", low=0),
+        _int("sliding_layers", "layers using the window", low=0),
+        *_SOURCE,
+    ),
+    "Katalog Model",
+    "Model catalog",
+    (_active_le_total, _sliding_le_layers, _heads_divisible),
+)
+
+QUANT = Schema(
+    "quant",
+    "quants.csv",
+    (
+        _text("name"),
+        Field("kind", "enum", choices=("float", "int", "gguf", "awq", "gptq", "exl2", "mxfp4", "nf4")),
+        _num("bits_per_weight", "effective bits per weight", positive=True, high=64),
+        *_SOURCE,
+    ),
+    "Kuantisasi",
+    "Quantizations",
+)
+
+KV_CACHE = Schema(
+    "kv_cache",
+    "kv_cache_types.csv",
+    (_text("name"), _num("bits_per_value", positive=True, high=64), *_SOURCE),
+    "Presisi KV cache",
+    "KV-cache precisions",
+)
+
+ENGINE = Schema(
+    "engine",
+    "engines.csv",
+    (
+        _text("name"),
+        _num("decode_efficiency_frac", "share of peak bandwidth reached in decode", positive=True, high=1),
+        _num("decode_overhead_ms", "fixed cost per decode step, ms", low=0),
+        _num("prefill_efficiency_frac", "share of peak FP16 FLOPS reached in prefill", positive=True, high=1),
+        *_SOURCE,
+    ),
+    "Mesin inferensi",
+    "Inference engines",
+)
+
+SCHEMAS: tuple[Schema, ...] = (GPU, MODEL, QUANT, KV_CACHE, ENGINE)
+
+
+@dataclass(frozen=True)
+class Table:
+    schema: Schema
+    rows: tuple[dict, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(r["name"] for r in self.rows)
+
+    def column(self, name: str) -> tuple:
+        return tuple(r[name] for r in self.rows)
+
+    def find(self, name: str) -> dict | None:
+        """The row whose name matches case-insensitively (as Excel's MATCH does)."""
+        low = name.lower()
+        return next((r for r in self.rows if r["name"].lower() == low), None)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    tables: dict[str, Table] = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> Table:
+        return self.tables[key]
+
+    def columns(self) -> dict[tuple[str, str], tuple]:
+        """Every column as (table, column) → values, the shape formulas' Col nodes read."""
+        return {(k, f.name): t.column(f.name) for k, t in self.tables.items() for f in t.schema.fields}
+
+
+def _parse(value: str, f: Field) -> object:
+    """Parse one CSV cell; raise ValueError with a short reason."""
+    text = value.strip()
+    if text == "":
+        if f.required:
+            raise ValueError("required value is blank")
+        return None
+    if f.kind == "text":
+        return text
+    if f.kind == "enum":
+        if text not in f.choices:
+            raise ValueError(f"{text!r} is not one of {', '.join(f.choices)}")
+        return text
+    if f.kind == "date":
+        try:
+            return dt.date.fromisoformat(text).isoformat()
+        except ValueError:
+            raise ValueError(f"{text!r} is not a date (YYYY-MM-DD)") from None
+    try:
+        number = float(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number") from None
+    if not math.isfinite(number):
+        raise ValueError(f"{text!r} is not a finite number")
+    if f.kind == "int":
+        if not number.is_integer():
+            raise ValueError(f"{text!r} is not a whole number")
+        number = int(number)
+    if f.positive and number <= 0:
+        raise ValueError(f"{text} must be > 0")
+    if f.low is not None and number < f.low:
+        raise ValueError(f"{text} must be >= {f.low:g}")
+    if f.high is not None and number > f.high:
+        raise ValueError(f"{text} must be <= {f.high:g}")
+    return number
+
+
+def check_name(name: str) -> str | None:
+    """Why a catalog name is unusable as a dropdown item and MATCH key, or None."""
+    if len(name) > 40:
+        return "longer than 40 characters"
+    if name.startswith(_FORMULA_START):
+        return "must not start with = + - @ or a control character"
+    bad = sorted(set(name) & _NAME_FORBIDDEN)
+    if bad:
+        return f"must not contain {' '.join(bad)}"
+    return None
+
+
+def load_table(schema: Schema, folder: Path) -> Table:
+    """Read and validate one catalog file."""
+    path = folder / schema.file
+    label = str(path)
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
+    except FileNotFoundError:
+        raise CatalogError([f"{label}: file not found"]) from None
+    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        raise CatalogError([f"{label}: not a readable CSV ({exc})"]) from None
+    expected = [f.name for f in schema.fields]
+    if list(frame.columns) != expected:
+        missing = [c for c in expected if c not in frame.columns]
+        extra = [c for c in frame.columns if c not in expected]
+        detail = "; ".join(
+            part
+            for part in (
+                f"missing {', '.join(missing)}" if missing else "",
+                f"unexpected {', '.join(map(str, extra))}" if extra else "",
+                "columns out of order" if not missing and not extra else "",
+            )
+            if part
+        )
+        raise CatalogError([f"{label}:1: header must be {','.join(expected)} ({detail})"])
+    errors: list[str] = []
+    rows: list[dict] = []
+    seen: dict[str, int] = {}
+    for i, raw in enumerate(frame.to_dict("records")):
+        line = i + 2  # header is line 1
+        row: dict = {}
+        for f in schema.fields:
+            try:
+                row[f.name] = _parse(raw[f.name], f)
+            except ValueError as exc:
+                errors.append(f"{label}:{line}:{f.name}: {exc}")
+        if len(row) != len(schema.fields):
+            continue
+        problem = check_name(row["name"])
+        if problem:
+            errors.append(f"{label}:{line}:name: {row['name']!r} {problem}")
+        key = row["name"].lower()
+        if key in seen:
+            errors.append(f"{label}:{line}:name: {row['name']!r} duplicates line {seen[key]}")
+        seen[key] = line
+        for check in schema.checks:
+            message = check(row)
+            if message:
+                errors.append(f"{label}:{line}:{message}")
+        rows.append(row)
+    if not rows and not errors:
+        errors.append(f"{label}: no rows")
+    if errors:
+        raise CatalogError(errors)
+    return Table(schema, tuple(rows))
+
+
+def load_catalog(folder: Path | None = None) -> Catalog:
+    """Load every catalog; collect all errors before raising."""
+    folder = folder or DEFAULT_DIR
+    tables: dict[str, Table] = {}
+    errors: list[str] = []
+    for schema in SCHEMAS:
+        try:
+            tables[schema.key] = load_table(schema, folder)
+        except CatalogError as exc:
+            errors.extend(exc.messages)
+    if errors:
+        raise CatalogError(errors)
+    return Catalog(tables)

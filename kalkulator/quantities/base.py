@@ -1,0 +1,123 @@
+"""The Quantity record and the unit table that ties a name's suffix to its unit and display format."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kalkulator.expr import INDEX, MATCH, Col, Node, R, Value
+
+
+@dataclass(frozen=True)
+class Unit:
+    label: str  # shown in the workbook's unit column and the CLI table
+    number_format: str  # Excel number format for cells of this unit
+
+
+# Suffix → unit. A name's unit is given by its longest matching suffix (tests enforce it).
+UNITS: dict[str, Unit] = {
+    "_gb": Unit("GB", "#,##0.00"),
+    "_gib": Unit("GiB", "#,##0.00"),
+    "_gb_per_user": Unit("GB/user", "#,##0.000"),
+    "_gb_per_token": Unit("GB/token", "#,##0.000"),
+    "_gb_per_step": Unit("GB/step", "#,##0.000"),
+    "_bytes_per_user": Unit("bytes/user", "#,##0"),
+    "_gbs": Unit("GB/s", "#,##0.0"),
+    "_tflops": Unit("TFLOPS", "#,##0.0"),
+    "_tflop": Unit("TFLOP", "#,##0.000"),
+    "_flop_per_byte": Unit("FLOP/byte", "#,##0.00"),
+    "_w": Unit("W", "#,##0"),
+    "_s": Unit("s", "#,##0.000"),
+    "_ms": Unit("ms", "#,##0.00"),
+    "_tok_s": Unit("tok/s", "#,##0.0"),
+    "_tok_s_ideal": Unit("tok/s", "#,##0.0"),
+    "_frac": Unit("0–1", "0.00"),
+    "_pct": Unit("%", "0.0"),
+    "_b": Unit("billion", "#,##0.00"),
+    "_bytes": Unit("bytes", "#,##0"),
+    "_bytes_per_token": Unit("bytes/token", "#,##0"),
+    "_bits": Unit("bits", "0.00"),
+    "_bits_per_param": Unit("bits/param", "0.00"),
+    "_tokens": Unit("tokens", "#,##0"),
+    "_users": Unit("users", "#,##0"),
+    "_gpus": Unit("GPUs", "#,##0"),
+    "_layers": Unit("layers", "#,##0"),
+    "_heads": Unit("heads", "#,##0"),
+    "_dim": Unit("values", "#,##0"),
+    "_hidden": Unit("values", "#,##0"),
+    "_vocab": Unit("tokens", "#,##0"),
+    "_usd": Unit("USD", "#,##0"),
+    "_row": Unit("row", "0"),
+    "_name": Unit("text", "@"),
+    "_type": Unit("text", "@"),
+    "_mode": Unit("text", "@"),
+    "_backend": Unit("text", "@"),
+    "_in_vram": Unit("TRUE/FALSE", "General"),
+}
+# Names outside the suffix rule, with their unit key.
+SPECIAL_UNITS: dict[str, str] = {"engine": "_name"}
+
+
+def unit_key(name: str) -> str:
+    """The UNITS key of a name: its longest matching suffix."""
+    if name in SPECIAL_UNITS:
+        return SPECIAL_UNITS[name]
+    matches = [s for s in UNITS if name.endswith(s)]
+    if not matches:
+        raise ValueError(f"{name}: no unit suffix from {sorted(UNITS)}")
+    return max(matches, key=len)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One named quantity: an input (expr is None) or a formula, with its labels and source."""
+
+    name: str
+    label_id: str
+    label_en: str
+    doc: str
+    source: str
+    expr: Node | None = None
+    default: Value = None
+    overridable: bool = False  # the workbook offers a yellow cell that replaces the formula's value
+    choices: tuple[str, str] | None = None  # dropdown from a catalog column (table, column)
+    options: tuple[str, ...] = ()  # dropdown from fixed options
+
+    @property
+    def is_input(self) -> bool:
+        return self.expr is None
+
+    @property
+    def unit(self) -> Unit:
+        return UNITS[unit_key(self.name)]
+
+    @property
+    def is_text(self) -> bool:
+        return unit_key(self.name) in ("_name", "_type", "_mode", "_backend")
+
+    def label(self, lang: str) -> str:
+        return self.label_id if lang == "id" else self.label_en
+
+
+def row_of(table: str, key: str, label_id: str, label_en: str) -> Quantity:
+    """The catalog row a scenario's choice points at (looked up once; other lookups reuse it)."""
+    return Quantity(
+        f"{table}_row",
+        label_id,
+        label_en,
+        f"Position of the chosen {key} in the {table} catalog.",
+        "Katalog (assumptions/)",
+        expr=MATCH(R(key), Col(table, "name")),
+    )
+
+
+def lookup(name: str, table: str, column: str, label_id: str, label_en: str, doc: str) -> Quantity:
+    """A value read from the chosen catalog row; a yellow override cell can replace it."""
+    return Quantity(
+        name,
+        label_id,
+        label_en,
+        doc,
+        f"Katalog {table}: kolom {column}",
+        expr=INDEX(Col(table, column), R(f"{table}_row")),
+        overridable=True,
+    )

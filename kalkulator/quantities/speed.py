@@ -1,0 +1,119 @@
+"""Speed chain: roofline, decode (memory-bound until the ridge batch), prefill, TTFT, TPOT, E2E."""
+
+from __future__ import annotations
+
+from kalkulator.expr import EQ, IF, MAX, R, safe_div
+from kalkulator.quantities.base import Quantity
+
+BOOK_TPS = "Buku, Bab token/s: tok/s ≈ bandwidth ÷ bytes dibaca per token"
+BOOK_LAT = "Buku, Bab TTFT/TPOT: E2E = TTFT + output × TPOT + overhead"
+
+QUANTITIES = (
+    Quantity(
+        "parallel_gpus", "GPU yang bekerja paralel", "GPUs working in parallel",
+        "Tensor parallel: all GPUs read and compute at once; layer split: one at a time.",
+        "llama.cpp --split-mode layer; vLLM tensor parallel",
+        expr=IF(EQ(R("split_mode"), "tensor"), R("n_gpus"), 1),
+    ),
+    Quantity(
+        "weights_read_gb_per_token", "Bobot dibaca per token", "Weights read per token",
+        "Weights × active ÷ total parameters (MoE reads only the routed experts).", BOOK_TPS,
+        expr=R("weights_gb") * R("model_active_params_b") / R("model_params_b"),
+    ),
+    Quantity(
+        "decode_read_gb_per_step", "Data dibaca per langkah decode", "Bytes read per decode step",
+        "Weights once per step plus every user's KV cache at the current context.", BOOK_TPS,
+        expr=R("weights_read_gb_per_token") + R("kv_cache_gb"),
+    ),
+    Quantity(
+        "arithmetic_intensity_flop_per_byte", "Intensitas aritmetika decode", "Decode arithmetic intensity",
+        "FLOPs per byte read in one decode step: 2 × active params × users ÷ bytes read.",
+        "Roofline model (Williams et al. 2009); Buku, Bab arithmetic intensity",
+        expr=safe_div(2 * R("model_active_params_b") * R("concurrent_users"), R("decode_read_gb_per_step")),
+    ),
+    Quantity(
+        "ridge_flop_per_byte", "Titik ridge GPU", "GPU ridge point",
+        "Peak FLOPS ÷ bandwidth: above this intensity a step is compute-bound.", "Roofline model",
+        expr=R("gpu_fp16_tflops") * 1000 / R("gpu_mem_bandwidth_gbs"),
+    ),
+    Quantity(
+        "ridge_batch_users", "Batch saat decode jadi compute-bound", "Batch where decode turns compute-bound",
+        "Users per step at which weight reads stop being the bottleneck (KV reads ignored).", "Roofline model",
+        expr=R("ridge_flop_per_byte") * R("weights_read_gb_per_token") / (2 * R("model_active_params_b")),
+    ),
+    Quantity(
+        "decode_step_memory_ms", "Waktu baca memori per langkah", "Memory time per step",
+        "Bytes read per step ÷ bandwidth of the GPUs working in parallel (100 % efficiency).", BOOK_TPS,
+        expr=R("decode_read_gb_per_step") / (R("gpu_mem_bandwidth_gbs") * R("parallel_gpus")) * 1000,
+    ),
+    Quantity(
+        "decode_step_compute_ms", "Waktu komputasi per langkah", "Compute time per step",
+        "Users × (2 × active params + 4 × layers × context × heads × head_dim attention FLOPs) ÷ usable FLOPS.",
+        "Kaplan et al. 2020 (2N FLOPs per token); Buku, Bab arithmetic intensity",
+        expr=R("concurrent_users") * (
+            2 * R("model_active_params_b") * 1e9
+            + 4 * R("model_layers") * R("context_tokens") * R("model_heads") * R("model_head_dim")
+        ) / (R("gpu_fp16_tflops") * 1e12 * R("parallel_gpus") * R("prefill_efficiency_frac")) * 1000,
+    ),
+    Quantity(
+        "decode_tok_s_ideal", "Token/s ideal per pengguna", "Ideal tok/s per user",
+        "1 ÷ memory time per step: 100 % of peak bandwidth, no fixed costs.", BOOK_TPS,
+        expr=safe_div(1000, R("decode_step_memory_ms")),
+    ),
+    Quantity(
+        "decode_step_ms", "Waktu per langkah decode", "Time per decode step",
+        "Max(memory time ÷ efficiency, compute time) + fixed cost per step.",
+        BOOK_TPS + "; efisiensi 50–70 %",
+        expr=MAX(safe_div(R("decode_step_memory_ms"), R("decode_efficiency_frac")), R("decode_step_compute_ms"))
+        + R("decode_overhead_ms"),
+    ),
+    Quantity(
+        "decode_tok_s", "Token/s per pengguna (realistis)", "Tok/s per user (realistic)",
+        "Tokens each user receives per second. Type a measured speed in the yellow cell to use it.",
+        BOOK_TPS, expr=safe_div(1000, R("decode_step_ms")), overridable=True,
+    ),
+    Quantity(
+        "tpot_ms", "TPOT (waktu per token output)", "TPOT (time per output token)",
+        "1000 ÷ tok/s per user.", BOOK_LAT, expr=safe_div(1000, R("decode_tok_s")),
+    ),
+    Quantity(
+        "throughput_tok_s", "Throughput total", "Total throughput",
+        "Tok/s per user × concurrent users.", "Buku, Bab batch dan concurrency",
+        expr=R("decode_tok_s") * R("concurrent_users"),
+    ),
+    Quantity(
+        "prefill_tflop", "Komputasi prefill", "Prefill compute",
+        "2 × active params × prompt tokens + causal attention 2 × layers × prompt² × heads × head_dim.",
+        "Kaplan et al. 2020; Buku, Bab prefill",
+        expr=(2 * R("model_active_params_b") * 1e9 * R("prompt_tokens")
+              + 2 * R("model_layers") * R("prompt_tokens") ** 2 * R("model_heads") * R("model_head_dim")) / 1e12,
+    ),
+    Quantity(
+        "prefill_compute_s", "Waktu komputasi prefill", "Prefill compute time",
+        "Prefill FLOPs ÷ (FP16 FLOPS × GPUs in parallel × compute efficiency).", "Buku, Bab prefill",
+        expr=safe_div(R("prefill_tflop"),
+                      R("gpu_fp16_tflops") * R("parallel_gpus") * R("prefill_efficiency_frac")),
+    ),
+    Quantity(
+        "prefill_memory_s", "Waktu baca bobot saat prefill", "Prefill weight-read time",
+        "A prompt reads every weight at least once.", "Roofline model",
+        expr=safe_div(R("weights_gb"),
+                      R("gpu_mem_bandwidth_gbs") * R("parallel_gpus") * R("decode_efficiency_frac")),
+    ),
+    Quantity(
+        "prefill_tok_s", "Kecepatan prefill", "Prefill speed",
+        "Prompt tokens ÷ the longer of compute and weight-read time. Type a measured speed to use it.",
+        "Buku, Bab prefill", overridable=True,
+        expr=safe_div(R("prompt_tokens"), MAX(R("prefill_compute_s"), R("prefill_memory_s"))),
+    ),
+    Quantity(
+        "ttft_s", "TTFT (waktu ke token pertama)", "TTFT (time to first token)",
+        "Prompt tokens ÷ prefill speed.", "Buku, Bab TTFT: TTFT ≈ waktu prefill",
+        expr=safe_div(R("prompt_tokens"), R("prefill_tok_s")),
+    ),
+    Quantity(
+        "e2e_latency_s", "Latensi end-to-end", "End-to-end latency",
+        "TTFT + output tokens × TPOT + network overhead.", BOOK_LAT,
+        expr=R("ttft_s") + R("output_tokens") * R("tpot_ms") / 1000 + R("network_overhead_ms") / 1000,
+    ),
+)

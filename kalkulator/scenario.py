@@ -1,0 +1,92 @@
+"""A scenario: chosen GPU/model/quant/engine plus `--set` values → settings the graph evaluates.
+
+Names not in the catalog are allowed only when every value that would be looked up is given, so a GPU
+or model can be described by its numbers alone.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+
+from kalkulator.catalog import Catalog
+from kalkulator.expr import Value, XlError
+from kalkulator.graph import Graph
+
+# The choice inputs and the catalog table each one selects a row of.
+CHOICE_TABLES = {"gpu_name": "gpu", "model_name": "model", "quant_name": "quant",
+                 "kv_cache_type": "kv_cache", "engine": "engine"}
+
+
+class ScenarioError(ValueError):
+    """Bad scenario input; the message names the option or field."""
+
+
+def closest(word: str, candidates: Iterable[str], n: int = 5) -> list[str]:
+    """Up to n candidates most similar to word (case-insensitive)."""
+    pool = list(candidates)
+    lowered = {c.lower(): c for c in pool}
+    hits = difflib.get_close_matches(word.lower(), list(lowered), n=n, cutoff=0.4)
+    contains = [c for c in pool if word.lower() in c.lower() and c.lower() not in hits]
+    return [lowered[h] for h in hits] + contains[: max(0, n - len(hits))]
+
+
+def parse_value(graph: Graph, name: str, raw: str, where: str) -> Value:
+    """Parse one textual setting for `name`; `where` says where it came from for error messages."""
+    if name not in graph:
+        suggestion = closest(name, graph.quantities)
+        hint = f"; closest: {', '.join(suggestion)}" if suggestion else ""
+        raise ScenarioError(f"{where}: unknown name {name!r}{hint}")
+    q = graph[name]
+    text = raw.strip()
+    if q.is_text:
+        if q.options and text not in q.options:
+            raise ScenarioError(f"{where}: {name} must be one of {', '.join(q.options)}, not {text!r}")
+        return text
+    if text.upper() in ("TRUE", "FALSE") and q.unit.label == "TRUE/FALSE":
+        return text.upper() == "TRUE"
+    try:
+        number = float(text.replace("_", ""))
+    except ValueError:
+        raise ScenarioError(f"{where}: {name} needs a number ({q.unit.label}), got {raw!r}") from None
+    if number != number or number in (float("inf"), float("-inf")):
+        raise ScenarioError(f"{where}: {name} must be a finite number, got {raw!r}")
+    if number < 0:
+        raise ScenarioError(f"{where}: {name} must not be negative, got {raw!r}")
+    return number
+
+
+def resolve(graph: Graph, catalog: Catalog, settings: Mapping[str, Value], where: str = "") -> dict[str, Value]:
+    """Check choices against the catalogs and return settings with canonical catalog spellings."""
+    out = dict(settings)
+    prefix = f"{where}: " if where else ""
+    for key, table_key in CHOICE_TABLES.items():
+        table = catalog[table_key]
+        chosen = out.get(key, graph[key].default)
+        if not isinstance(chosen, str) or not chosen:
+            raise ScenarioError(f"{prefix}{key}: needs a name from the {table_key} catalog")
+        row = table.find(chosen)
+        if row is not None:
+            out[key] = row["name"]
+            continue
+        looked_up = [q.name for q in graph.quantities.values() if q.overridable and f"{table_key}_row" in graph.deps[q.name]]
+        missing = [n for n in looked_up if n not in out]
+        if missing:
+            suggestion = closest(chosen, table.names)
+            hint = f" Closest: {', '.join(suggestion)}." if suggestion else ""
+            raise ScenarioError(
+                f"{prefix}{key}: {chosen!r} is not in the {table_key} catalog.{hint} "
+                f"To use it anyway, give its numbers with --set: {', '.join(missing)}"
+            )
+    return out
+
+
+def outputs(values: Mapping[str, Value], graph: Graph) -> dict[str, Value]:
+    """The public values of a scenario: every quantity, errors as their text (#N/A …), rows dropped."""
+    public: dict[str, Value] = {}
+    for name in graph.quantities:
+        if name.endswith("_row"):
+            continue
+        v = values[name]
+        public[name] = str(v) if isinstance(v, XlError) else v
+    return public

@@ -1,0 +1,316 @@
+"""Turn the declarative sheet plan into cells: positions, formula text, defined names, dropdowns.
+
+The layout knows quantities only as named expression trees and catalogs only as tables; each formula
+cell keeps the tree it was rendered from and a key that tells verify how to compute its expected value.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from openpyxl.utils import get_column_letter
+
+from kalkulator.catalog import Catalog
+from kalkulator.expr import Node, R, Value, to_excel
+from kalkulator.graph import Graph, override_key
+
+TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+
+HEADERS = {
+    "id": ("Besaran", "Nilai", "Isi manual", "Satuan", "Nama", "Keterangan dan sumber"),
+    "en": ("Quantity", "Value", "Manual value", "Unit", "Name", "Description and source"),
+}
+VALUE_COL, OVERRIDE_COL = 2, 3
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A constant cell: text, number, an input value or a heading."""
+
+    sheet: str
+    row: int
+    col: int
+    value: Value
+    style: str  # title | intro | section | header | label | input | unit | name | note | data
+    number_format: str | None = None
+
+    @property
+    def coord(self) -> str:
+        return f"{get_column_letter(self.col)}{self.row}"
+
+
+@dataclass(frozen=True)
+class FormulaCell:
+    sheet: str
+    row: int
+    col: int
+    node: Node
+    text: str  # the Excel formula, rendered from node
+    key: tuple  # ("q", name) for a scenario cell, ("row", block, index, name) for a table cell
+    number_format: str
+
+    @property
+    def coord(self) -> str:
+        return f"{get_column_letter(self.col)}{self.row}"
+
+    @property
+    def label(self) -> str:
+        return self.key[1] if self.key[0] == "q" else f"{self.key[3]}[{self.key[2] + 1}]"
+
+
+@dataclass
+class RowBlock:
+    """A live table: `bound[i]` replaces scenario values in row i; `columns` are computed per row."""
+
+    bound: list[dict[str, Value]]
+    columns: list[str]
+
+
+@dataclass
+class Layout:
+    lang: str
+    sheets: list[tuple[str, str]] = field(default_factory=list)  # (key, title)
+    cells: list[Cell] = field(default_factory=list)
+    formulas: list[FormulaCell] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)  # defined name -> 'Sheet'!$B$7
+    inputs: dict[str, tuple[str, str]] = field(default_factory=dict)  # name or override key -> (sheet, coord)
+    list_validations: list[tuple[str, str, str]] = field(default_factory=list)  # (sheet, coord, list formula)
+    number_validations: list[tuple[str, str]] = field(default_factory=list)  # (sheet, coord) must be >= 0
+    row_blocks: list[RowBlock] = field(default_factory=list)
+    widths: dict[str, dict[int, float]] = field(default_factory=dict)
+
+
+def ref(sheet: str, row: int, col: int) -> str:
+    return f"'{sheet}'!${get_column_letter(col)}${row}"
+
+
+def table_name(table: str, column: str) -> str:
+    """Defined name of a catalog column, e.g. tbl_gpu_mem_bandwidth_gbs."""
+    return f"tbl_{table}_{column}"
+
+
+def load_plan(path: Path | None = None) -> list[dict]:
+    with open(path or TEMPLATES / "workbook.toml", "rb") as fh:
+        return tomllib.load(fh)["sheet"]
+
+
+def load_guide(path: Path | None = None) -> dict:
+    with open(path or TEMPLATES / "guide.toml", "rb") as fh:
+        return tomllib.load(fh)
+
+
+def _fill_guide(text: str, facts: dict[str, str]) -> str:
+    return re.sub(r"\{(\w+)\}", lambda m: facts.get(m.group(1), m.group(0)), text)
+
+
+def build_layout(
+    graph: Graph, catalog: Catalog, lang: str = "id", plan: list[dict] | None = None, guide: dict | None = None
+) -> Layout:
+    """Place every quantity, catalog and live table of the plan; render every formula."""
+    plan = plan if plan is not None else load_plan()
+    guide = guide if guide is not None else load_guide()
+    lay = Layout(lang)
+    placed: dict[str, tuple[str, int]] = {}
+    catalog_pos: dict[str, tuple[str, int, int]] = {}  # table -> (sheet, first data row, n rows)
+    pending_rows: list[tuple[str, int, dict]] = []  # (sheet, start row, block)
+    pending_quantities: list[tuple[str, int, str]] = []
+
+    def title_of(item: dict) -> str:
+        return item[f"title_{lang}"]
+
+    for sheet in plan:
+        title = title_of(sheet)
+        lay.sheets.append((sheet["key"], title))
+        lay.widths[title] = {}
+        lay.cells.append(Cell(title, 1, 1, title, "title"))
+        if sheet.get(f"intro_{lang}"):
+            lay.cells.append(Cell(title, 2, 1, sheet[f"intro_{lang}"], "intro"))
+        row = 3
+        has_quantities = any(b["kind"] == "quantities" for b in sheet["blocks"])
+        if has_quantities:
+            for col, text in enumerate(HEADERS[lang], start=1):
+                lay.cells.append(Cell(title, row, col, text, "header"))
+            lay.widths[title].update({1: 46, 2: 18, 3: 14, 4: 12, 5: 34, 6: 90})
+            row += 1
+        for block in sheet["blocks"]:
+            kind = block["kind"]
+            if kind == "quantities":
+                lay.cells.append(Cell(title, row, 1, title_of(block), "section"))
+                row += 1
+                for name in block["names"]:
+                    if name in placed:
+                        raise ValueError(f"{name} is placed twice (sheets {placed[name][0]} and {title})")
+                    placed[name] = (title, row)
+                    pending_quantities.append((title, row, name))
+                    row += 1
+                row += 1
+            elif kind == "catalog":
+                table = catalog[block["table"]]
+                schema = table.schema
+                if row > 3:
+                    row += 1
+                    lay.cells.append(Cell(title, row, 1, schema.title_id if lang == "id" else schema.title_en, "section"))
+                    row += 1
+                for col, f in enumerate(schema.fields, start=1):
+                    lay.cells.append(Cell(title, row, col, f.name, "header"))
+                    lay.widths[title].setdefault(col, max(12, min(28, len(f.name) + 4)))
+                lay.widths[title][1] = 30
+                lay.widths[title][len(schema.fields) - 1] = 70
+                first = row + 1
+                for i, rec in enumerate(table.rows):
+                    for col, f in enumerate(schema.fields, start=1):
+                        if rec[f.name] is not None:
+                            lay.cells.append(Cell(title, first + i, col, rec[f.name], "data", _catalog_format(f.kind)))
+                catalog_pos[schema.key] = (title, first, len(table.rows))
+                for col, f in enumerate(schema.fields, start=1):
+                    lay.names[table_name(schema.key, f.name)] = (
+                        f"'{title}'!${get_column_letter(col)}${first}:${get_column_letter(col)}${first + len(table.rows) - 1}"
+                    )
+                row = first + len(table.rows) + 1
+            elif kind == "rows":
+                pending_rows.append((title, row, block))
+                n = len(block["values"]) if "values" in block else len(catalog[block["rows_from"]].rows)
+                row += n + 4
+            elif kind == "guide":
+                _place_guide(lay, title, guide, catalog)
+            else:
+                raise ValueError(f"unknown block kind {kind!r} on sheet {title}")
+
+    missing = set(graph.quantities) - set(placed)
+    if missing:
+        raise ValueError(f"quantities not placed on any sheet: {sorted(missing)}")
+
+    cells: dict[str, str] = {name: name for name in placed}
+    ranges = {key: table_name(*key) for key in catalog.columns()}
+    for name, (title, row) in placed.items():
+        lay.names[name] = ref(title, row, VALUE_COL)
+        if graph[name].overridable:
+            cells[override_key(name)] = ref(title, row, OVERRIDE_COL)
+
+    for title, row, name in pending_quantities:
+        _place_quantity(lay, graph, title, row, name, cells, ranges)
+    for title, row, block in pending_rows:
+        _place_rows(lay, graph, catalog, catalog_pos, title, row, block, cells, ranges)
+    return lay
+
+
+def _catalog_format(kind: str) -> str | None:
+    return {"number": "#,##0.###", "int": "#,##0", "text": "@", "enum": "@", "date": "@"}.get(kind)
+
+
+def _place_quantity(
+    lay: Layout, graph: Graph, title: str, row: int, name: str, cells: dict[str, str], ranges: dict
+) -> None:
+    q = graph[name]
+    lang = lay.lang
+    fmt = q.unit.number_format
+    lay.cells.append(Cell(title, row, 1, q.label(lang), "label"))
+    lay.cells.append(Cell(title, row, 4, q.unit.label, "unit"))
+    lay.cells.append(Cell(title, row, 5, name, "name"))
+    lay.cells.append(Cell(title, row, 6, f"{q.doc} [{q.source}]", "note"))
+    coord = f"{get_column_letter(VALUE_COL)}{row}"
+    if q.is_input:
+        lay.cells.append(Cell(title, row, VALUE_COL, q.default, "input", fmt))
+        lay.inputs[name] = (title, coord)
+        if q.choices:
+            lay.list_validations.append((title, coord, table_name(*q.choices)))
+        elif q.options:
+            lay.list_validations.append((title, coord, '"' + ",".join(q.options) + '"'))
+        else:
+            lay.number_validations.append((title, coord))
+        return
+    node = graph.cell_expr(name)
+    lay.formulas.append(FormulaCell(title, row, VALUE_COL, node, to_excel(node, cells, ranges), ("q", name), fmt))
+    if q.overridable:
+        ocoord = f"{get_column_letter(OVERRIDE_COL)}{row}"
+        lay.cells.append(Cell(title, row, OVERRIDE_COL, None, "input", fmt))
+        lay.inputs[override_key(name)] = (title, ocoord)
+        if q.is_text:
+            if q.choices:
+                lay.list_validations.append((title, ocoord, table_name(*q.choices)))
+        else:
+            lay.number_validations.append((title, ocoord))
+
+
+def _place_rows(
+    lay: Layout,
+    graph: Graph,
+    catalog: Catalog,
+    catalog_pos: dict[str, tuple[str, int, int]],
+    title: str,
+    row: int,
+    block: dict,
+    cells: dict[str, str],
+    ranges: dict,
+) -> None:
+    lang = lay.lang
+    bind: dict[str, str] = block["bind"]
+    columns = graph.row_closure(set(bind), block["columns"])
+    for name in block["columns"]:
+        if not graph.depends_on(name, set(bind)):
+            raise ValueError(f"table {block[f'title_{lang}']!r}: column {name} does not depend on {sorted(bind)}")
+    key_name = next(iter(bind))
+    lay.cells.append(Cell(title, row, 1, block[f"title_{lang}"], "section"))
+    header = row + 1
+    lay.cells.append(Cell(title, header, 1, graph[key_name].label(lang), "header"))
+    for j, name in enumerate(columns, start=2):
+        q = graph[name]
+        lay.cells.append(Cell(title, header, j, f"{q.label(lang)} ({q.unit.label})", "header"))
+        lay.cells.append(Cell(title, header + 1, j, name, "name"))
+        lay.widths[title].setdefault(j, 16)
+    lay.cells.append(Cell(title, header + 1, 1, key_name, "name"))
+    first = header + 2
+    if "values" in block:
+        bound_rows = [{key_name: v} for v in block["values"]]
+    else:
+        table = catalog[block["rows_from"]]
+        bound_rows = [{name: rec[col] for name, col in bind.items()} for rec in table.rows]
+    rb = RowBlock(bound_rows, columns)
+    lay.row_blocks.append(rb)
+    index = len(lay.row_blocks) - 1
+    for i, bound in enumerate(bound_rows):
+        r = first + i
+        local = dict(cells)
+        if "values" in block:
+            lay.cells.append(Cell(title, r, 1, bound[key_name], "input", graph[key_name].unit.number_format))
+            lay.inputs[f"{key_name}@{index}:{i}"] = (title, f"A{r}")
+            lay.number_validations.append((title, f"A{r}"))
+            local[key_name] = ref(title, r, 1).replace(f"${r}", str(r))
+        else:
+            cat_title, cat_first, _ = catalog_pos[block["rows_from"]]
+            fields = [f.name for f in catalog[block["rows_from"]].schema.fields]
+            for name, col in bind.items():
+                local[name] = ref(cat_title, cat_first + i, fields.index(col) + 1)
+            node = R(key_name)
+            lay.formulas.append(
+                FormulaCell(title, r, 1, node, to_excel(node, local, ranges), ("row", index, i, key_name), "@")
+            )
+        for j, name in enumerate(columns, start=2):
+            local[name] = f"${get_column_letter(j)}{r}"
+        for j, name in enumerate(columns, start=2):
+            expr = graph[name].expr
+            assert expr is not None
+            lay.formulas.append(
+                FormulaCell(title, r, j, expr, to_excel(expr, local, ranges), ("row", index, i, name),
+                            graph[name].unit.number_format)
+            )
+
+
+def _place_guide(lay: Layout, title: str, guide: dict, catalog: Catalog) -> None:
+    lang = lay.lang
+    facts = {
+        f"{key}_as_of": max(r["as_of"] for r in t.rows) for key, t in catalog.tables.items()
+    } | {f"{key}_rows": str(len(t.rows)) for key, t in catalog.tables.items()}
+    lay.widths[title] = {1: 34, 2: 120}
+    row = 3
+    for section in guide["section"]:
+        lay.cells.append(Cell(title, row, 1, section[f"title_{lang}"], "section"))
+        row += 1
+        for item in section.get("items", []):
+            lay.cells.append(Cell(title, row, 1, _fill_guide(item[f"term_{lang}"], facts), "label"))
+            lay.cells.append(Cell(title, row, 2, _fill_guide(item[f"text_{lang}"], facts), "note"))
+            row += 1
+        row += 1

@@ -1,0 +1,198 @@
+"""Evaluate a written workbook with the `formulas` package and compare every formula cell with Python.
+
+Expected values come from the expression trees (graph evaluation), never from the Excel text; the
+workbook is loaded once and recalculated for each input set.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import warnings
+from collections.abc import Mapping
+from contextlib import chdir
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kalkulator.catalog import Catalog
+from kalkulator.expr import Value, XlError, xl_round, xl_rounddown, xl_roundup
+from kalkulator.graph import Graph, override_key
+from kalkulator.workbook.layout import Layout
+
+REL_TOL = 1e-9
+
+
+@dataclass
+class Mismatch:
+    pass_name: str
+    where: str  # Sheet!A1
+    label: str
+    expected: Value
+    got: Value
+
+
+@dataclass
+class Report:
+    cells_checked: int = 0
+    passes: list[str] = field(default_factory=list)
+    mismatches: list[Mismatch] = field(default_factory=list)
+    unexpected_formulas: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches and not self.unexpected_formulas
+
+
+def _patch_rounding() -> None:
+    """Make `formulas` round like Excel and LibreOffice (15 significant digits, half away from zero)."""
+    import formulas
+    from formulas.functions import wrap_ufunc
+
+    table = formulas.get_functions()
+    table["ROUND"] = wrap_ufunc(xl_round)
+    table["ROUNDUP"] = wrap_ufunc(xl_roundup)
+    table["ROUNDDOWN"] = wrap_ufunc(xl_rounddown)
+
+
+def normalise(v: object) -> Value:
+    """Turn a `formulas` result into a plain Python value."""
+    import numpy as np
+
+    v = getattr(v, "value", v)
+    if isinstance(v, np.ndarray):
+        v = v.ravel()[0] if v.size else None
+    if type(v).__name__ == "XlError":
+        return XlError(str(v))
+    if isinstance(v, np.bool_ | bool):
+        return bool(v)
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.floating):
+        return float(v)
+    if type(v).__name__ == "Token":  # schedula EMPTY
+        return None
+    return v
+
+
+def same(expected: Value, got: Value) -> bool:
+    """Numbers within REL_TOL; text, booleans and errors exactly."""
+    if isinstance(expected, bool) or isinstance(got, bool):
+        return type(expected) is type(got) and expected == got
+    if isinstance(expected, int | float) and isinstance(got, int | float):
+        return math.isclose(expected, got, rel_tol=REL_TOL, abs_tol=1e-12)
+    if isinstance(expected, XlError) or isinstance(got, XlError):
+        return str(expected) == str(got)
+    return expected == got
+
+
+def expected_values(
+    layout: Layout,
+    graph: Graph,
+    columns: Mapping,
+    settings: Mapping[str, Value],
+    table_inputs: Mapping[tuple[int, int], dict[str, Value]] | None = None,
+) -> dict[tuple, Value]:
+    """Python's value for every formula cell under `settings` (and changed table key cells)."""
+    scenario = graph.evaluate(settings, columns)
+    rows: dict[tuple[int, int], dict[str, Value]] = {}
+    out: dict[tuple, Value] = {}
+    for f in layout.formulas:
+        if f.key[0] == "q":
+            out[f.key] = scenario[f.key[1]]
+            continue
+        _, block, i, name = f.key
+        if (block, i) not in rows:
+            rb = layout.row_blocks[block]
+            bound = dict(rb.bound[i])
+            bound.update((table_inputs or {}).get((block, i), {}))
+            rows[(block, i)] = bound | graph.evaluate_row(scenario, bound, rb.columns, columns)
+        out[f.key] = rows[(block, i)][name]
+    return out
+
+
+class Evaluator:
+    """One `formulas` model of a workbook file, recalculated for any set of input cells."""
+
+    def __init__(self, path: Path):
+        os.environ.setdefault("TQDM_DISABLE", "1")
+        _patch_rounding()
+        import formulas
+
+        self.path = path.resolve()
+        self.book = self.path.name
+        with chdir(self.path.parent), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.model = formulas.ExcelModel().loads(self.book).finish()
+
+    def key(self, sheet: str, coord: str) -> str:
+        return f"'[{self.book}]{sheet.upper()}'!{coord}"
+
+    def formula_cells(self) -> set[str]:
+        """Keys of every formula cell in the file, read with openpyxl (independent of the layout)."""
+        import openpyxl
+
+        wb = openpyxl.load_workbook(self.path)
+        return {
+            self.key(ws.title, cell.coordinate)
+            for ws in wb.worksheets
+            for row in ws.iter_rows()
+            for cell in row
+            if cell.data_type == "f"
+        }
+
+    def calculate(self, inputs: Mapping[str, Value]) -> Mapping[str, object]:
+        with chdir(self.path.parent), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return self.model.calculate(inputs=dict(inputs))
+
+
+@dataclass
+class InputSet:
+    """One verification pass: scenario settings plus changed key cells of value tables."""
+
+    name: str
+    settings: dict[str, Value]
+    table_inputs: dict[tuple[int, int], dict[str, Value]] = field(default_factory=dict)
+
+
+def input_cells(layout: Layout, inputs: InputSet) -> dict[tuple[str, str], Value]:
+    """Map an input set to the workbook cells that hold its values."""
+    cells: dict[tuple[str, str], Value] = {}
+    for (block, i), values in inputs.table_inputs.items():
+        for key_name, v in values.items():
+            cells[layout.inputs[f"{key_name}@{block}:{i}"]] = v
+    for name, value in inputs.settings.items():
+        if name in layout.inputs:
+            cells[layout.inputs[name]] = value
+        elif override_key(name) in layout.inputs:
+            cells[layout.inputs[override_key(name)]] = value
+        else:
+            raise KeyError(f"{name} has no input cell in the workbook")
+    return cells
+
+
+def verify(
+    path: Path,
+    layout: Layout,
+    graph: Graph,
+    catalog: Catalog,
+    passes: list[InputSet],
+) -> Report:
+    """Evaluate the file once per input set and compare every formula cell with the engine."""
+    columns = catalog.columns()
+    ev = Evaluator(path)
+    report = Report()
+    by_key = {ev.key(f.sheet, f.coord): f for f in layout.formulas}
+    report.unexpected_formulas = sorted(ev.formula_cells() - set(by_key))
+    for inputs in passes:
+        report.passes.append(inputs.name)
+        cells = {ev.key(s, c): v for (s, c), v in input_cells(layout, inputs).items()}
+        solution = ev.calculate(cells)
+        expected = expected_values(layout, graph, columns, inputs.settings, inputs.table_inputs)
+        for k, f in by_key.items():
+            got = normalise(solution[k]) if k in solution else None
+            want = expected[f.key]
+            report.cells_checked += 1
+            if not same(want, got):
+                report.mismatches.append(Mismatch(inputs.name, f"{f.sheet}!{f.coord}", f.label, want, got))
+    return report
