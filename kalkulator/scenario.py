@@ -90,3 +90,14 @@ def outputs(values: Mapping[str, Value], graph: Graph) -> dict[str, Value]:
         v = values[name]
         public[name] = str(v) if isinstance(v, XlError) else v
     return public
+
+
+def compute(settings: Mapping[str, Value] | None = None, catalog: Catalog | None = None) -> dict[str, Value]:
+    """Evaluate one scenario: the library entry point behind `kalkulator hitung`."""
+    from kalkulator.catalog import load_catalog
+    from kalkulator.quantities import QUANTITIES
+
+    graph = Graph(QUANTITIES)
+    catalog = catalog or load_catalog()
+    resolved = resolve(graph, catalog, dict(settings or {}))
+    return outputs(graph.evaluate(resolved, catalog.columns()), graph)

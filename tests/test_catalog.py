@@ -1,0 +1,111 @@
+"""Catalogs: coverage of the shipped rows and clear errors (file:row:column) for bad ones."""
+
+from __future__ import annotations
+
+import pytest
+
+from kalkulator.catalog import CatalogError, load_catalog
+
+
+def test_shipped_catalogs_are_large_enough(catalog):
+    assert len(catalog["gpu"].rows) >= 60
+    assert len(catalog["model"].rows) >= 40
+    assert len(catalog["quant"].rows) >= 30
+    assert {"F16", "Q8_0", "FP8", "Q4_0"} <= set(catalog["kv_cache"].names)
+    assert {"llama.cpp", "vllm", "tensorrt-llm", "sglang", "exllamav2", "mlc-llm"} == set(catalog["engine"].names)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["RTX 3090 24GB", "RTX 4090 24GB", "RTX 5090 32GB", "RTX A6000 48GB", "RTX 6000 Ada 48GB", "V100 SXM2 32GB",
+     "A10G 24GB", "L4 24GB", "L40S 48GB", "A100 PCIe 40GB", "A100 SXM 80GB", "H100 SXM 80GB", "H100 NVL 94GB",
+     "H200 SXM 141GB", "B200 180GB", "DGX Spark GB10 128GB", "RX 7900 XTX 24GB", "Instinct MI300X 192GB",
+     "Gaudi 3 128GB", "Arc B580 12GB", "Apple M2 Ultra 192GB", "Apple M4 Max 128GB", "CPU DDR5-6400 dual-channel",
+     "CPU DDR5-4800 12-channel server"],
+)
+def test_gpu_coverage(catalog, name):
+    assert catalog["gpu"].find(name) is not None
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Llama-2-7B", "Llama-3-8B", "Llama-3.1-405B", "Llama-3.2-1B", "Llama-3.3-70B", "Llama-4-Scout-17B-16E",
+     "Qwen2.5-72B", "Qwen3-30B-A3B", "Gemma-3-27B", "Mixtral-8x22B", "DeepSeek-R1", "Phi-4", "gpt-oss-120b"],
+)
+def test_model_coverage(catalog, name):
+    assert catalog["model"].find(name) is not None
+
+
+def test_every_row_has_source_and_date(catalog):
+    for table in catalog.tables.values():
+        for row in table.rows:
+            assert row["source"] and row["as_of"], (table.schema.key, row["name"])
+
+
+def _replace_line(path, line_no, edit):
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[line_no - 1] = edit(lines[line_no - 1])
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def _set_field(path, line_no, column, value):
+    header = path.read_text(encoding="utf-8").splitlines()[0].split(",")
+    idx = header.index(column)
+
+    def edit(line):
+        fields = line.rstrip("\n").split(",")
+        fields[idx] = value
+        return ",".join(fields) + "\n"
+
+    _replace_line(path, line_no, edit)
+
+
+@pytest.mark.parametrize(
+    ("file", "line", "column", "value", "message"),
+    [
+        ("gpus.csv", 3, "mem_bandwidth_gbs", "fast", "gpus.csv:3:mem_bandwidth_gbs: 'fast' is not a number"),
+        ("gpus.csv", 4, "vram_gib", "-24", "gpus.csv:4:vram_gib: -24 must be > 0"),
+        ("gpus.csv", 5, "backend", "opencl", "gpus.csv:5:backend: 'opencl' is not one of"),
+        ("gpus.csv", 6, "as_of", "last year", "gpus.csv:6:as_of: 'last year' is not a date"),
+        ("gpus.csv", 7, "source", "", "gpus.csv:7:source: required value is blank"),
+        ("gpus.csv", 8, "name", "=HYPERLINK(1)", "gpus.csv:8:name: '=HYPERLINK(1)' must not start with"),
+        ("gpus.csv", 9, "name", "RTX*", "gpus.csv:9:name: 'RTX*' must not contain *"),
+        ("models.csv", 2, "layers", "32.5", "models.csv:2:layers: '32.5' is not a whole number"),
+        ("models.csv", 3, "active_params_b", "999", "models.csv:3:active_params_b: greater than params_b"),
+        ("quants.csv", 2, "bits_per_weight", "nan", "quants.csv:2:bits_per_weight: 'nan' is not a finite number"),
+        ("engines.csv", 2, "decode_efficiency_frac", "1.5", "engines.csv:2:decode_efficiency_frac: 1.5 must be <= 1"),
+    ],
+)
+def test_bad_field_names_file_row_and_column(catalog_copy, file, line, column, value, message):
+    _set_field(catalog_copy / file, line, column, value)
+    with pytest.raises(CatalogError) as err:
+        load_catalog(catalog_copy)
+    assert any(message in m for m in err.value.messages), err.value.messages
+
+
+def test_duplicate_name_is_reported_with_both_lines(catalog_copy):
+    path = catalog_copy / "gpus.csv"
+    first = path.read_text(encoding="utf-8").splitlines()[1].split(",")[0]
+    _set_field(path, 5, "name", first.lower())
+    with pytest.raises(CatalogError, match=r"gpus.csv:5:name: .* duplicates line 2"):
+        load_catalog(catalog_copy)
+
+
+def test_wrong_header_is_reported(catalog_copy):
+    _replace_line(catalog_copy / "quants.csv", 1, lambda line: line.replace("bits_per_weight", "bpw"))
+    with pytest.raises(CatalogError, match=r"quants.csv:1: header must be .*missing bits_per_weight.*unexpected bpw"):
+        load_catalog(catalog_copy)
+
+
+def test_missing_file_is_reported(catalog_copy):
+    (catalog_copy / "engines.csv").unlink()
+    with pytest.raises(CatalogError, match="engines.csv: file not found"):
+        load_catalog(catalog_copy)
+
+
+def test_all_errors_are_collected(catalog_copy):
+    _set_field(catalog_copy / "gpus.csv", 2, "tdp_w", "x")
+    _set_field(catalog_copy / "models.csv", 2, "vocab", "y")
+    with pytest.raises(CatalogError) as err:
+        load_catalog(catalog_copy)
+    assert len(err.value.messages) == 2
