@@ -23,7 +23,10 @@ from kalkulator.workbook.layout import load_plan
 from kalkulator.workbook.writer import write_atomic
 
 CATALOG_OPTION = click.option(
-    "--catalog", "catalog_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+    "--catalog",
+    "catalog_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
     help="Folder with the catalog CSVs (default: the shipped assumptions/).",
 )
 
@@ -52,8 +55,13 @@ def _parts(data: bytes) -> dict[str, bytes]:
 
 
 @main.command("build")
-@click.option("--lang", type=click.Choice([*LANGS, "all"]), default="all", show_default=True,
-              help="Workbook language: id → dist/kalkulator.xlsx, en → dist/kalkulator-en.xlsx.")
+@click.option(
+    "--lang",
+    type=click.Choice([*LANGS, "all"]),
+    default="all",
+    show_default=True,
+    help="Workbook language: id → dist/kalkulator.xlsx, en → dist/kalkulator-en.xlsx.",
+)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=DIST, show_default=True)
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 unless dist/ holds exactly what would be built.")
 @CATALOG_OPTION
@@ -98,8 +106,12 @@ def _detect_lang(path: Path) -> str:
 
 
 @main.command("verify")
-@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-                default=DIST / "kalkulator.xlsx", required=False)
+@click.argument(
+    "path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=DIST / "kalkulator.xlsx",
+    required=False,
+)
 @click.option("--shipped-only", is_flag=True, help="Check the shipped inputs only (skip the changed-input passes).")
 @CATALOG_OPTION
 def verify_cmd(path: Path, shipped_only: bool, catalog_dir: Path | None) -> None:
@@ -120,7 +132,8 @@ def verify_cmd(path: Path, shipped_only: bool, catalog_dir: Path | None) -> None
     if len(report.mismatches) > 200:
         click.echo(f"... and {len(report.mismatches) - 200} more mismatches")
     click.echo(
-        f"{report.cells_checked} cells checked ({len(result.layout.formulas)} formula cells × {len(passes)} input sets: "
+        f"{report.cells_checked} cells checked "
+        f"({len(result.layout.formulas)} formula cells × {len(passes)} input sets: "
         f"{'; '.join(report.passes)}), {len(report.mismatches)} mismatches, "
         f"{len(report.unexpected_formulas)} unexpected formula cells, {time.perf_counter() - started:.1f} s"
     )
@@ -157,7 +170,9 @@ def _table(graph: Graph, values: Mapping[str, Value], lang: str = "en") -> str:
                     continue
                 q = graph[name]
                 placed.add(name)
-                lines.append(f"  {q.label(lang):<44} {_format(values[name], q.unit.number_format):>18} {q.unit.label:<12} {name}")
+                lines.append(
+                    f"  {q.label(lang):<44} {_format(values[name], q.unit.number_format):>18} {q.unit.label:<12} {name}"
+                )
     return "\n".join(lines).lstrip("\n")
 
 
@@ -167,10 +182,18 @@ def _table(graph: Graph, values: Mapping[str, Value], lang: str = "en") -> str:
 @click.option("--quant", "quant_name", help="Weight quantization, e.g. Q4_K_M, FP8, AWQ-4bit.")
 @click.option("--engine", help="Inference engine, e.g. llama.cpp, vllm.")
 @click.option("--kv-cache", "kv_cache_type", help="KV-cache precision, e.g. F16, Q8_0, FP8.")
-@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
-              help="Set any input or replace any quantity (repeatable), e.g. --set context_tokens=8192.")
-@click.option("--scenarios", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="CSV with one scenario per row (columns are names; blank = default).")
+@click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Set any input or replace any quantity (repeatable), e.g. --set context_tokens=8192.",
+)
+@click.option(
+    "--scenarios",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="CSV with one scenario per row (columns are names; blank = default).",
+)
 @click.option("--json", "as_json", is_flag=True, help="JSON (one object per scenario; JSON lines with --scenarios).")
 @CATALOG_OPTION
 def hitung(model_name, gpu_name, quant_name, engine, kv_cache_type, sets, scenarios, as_json, catalog_dir) -> None:
@@ -178,8 +201,13 @@ def hitung(model_name, gpu_name, quant_name, engine, kv_cache_type, sets, scenar
     graph = Graph(QUANTITIES)
     catalog = _catalog(catalog_dir)
     columns = catalog.columns()
-    chosen = {"model_name": model_name, "gpu_name": gpu_name, "quant_name": quant_name, "engine": engine,
-              "kv_cache_type": kv_cache_type}
+    chosen = {
+        "model_name": model_name,
+        "gpu_name": gpu_name,
+        "quant_name": quant_name,
+        "engine": engine,
+        "kv_cache_type": kv_cache_type,
+    }
     try:
         base = {k: v for k, v in chosen.items() if v is not None}
         base.update(_parse_sets(graph, sets))

@@ -14,8 +14,13 @@ from kalkulator.expr import Value, XlError
 from kalkulator.graph import Graph
 
 # The choice inputs and the catalog table each one selects a row of.
-CHOICE_TABLES = {"gpu_name": "gpu", "model_name": "model", "quant_name": "quant",
-                 "kv_cache_type": "kv_cache", "engine": "engine"}
+CHOICE_TABLES = {
+    "gpu_name": "gpu",
+    "model_name": "model",
+    "quant_name": "quant",
+    "kv_cache_type": "kv_cache",
+    "engine": "engine",
+}
 
 
 class ScenarioError(ValueError):
@@ -69,7 +74,9 @@ def resolve(graph: Graph, catalog: Catalog, settings: Mapping[str, Value], where
         if row is not None:
             out[key] = row["name"]
             continue
-        looked_up = [q.name for q in graph.quantities.values() if q.overridable and f"{table_key}_row" in graph.deps[q.name]]
+        looked_up = [
+            q.name for q in graph.quantities.values() if q.overridable and f"{table_key}_row" in graph.deps[q.name]
+        ]
         missing = [n for n in looked_up if n not in out]
         if missing:
             suggestion = closest(chosen, table.names)

@@ -17,11 +17,32 @@ def test_shipped_catalogs_are_large_enough(catalog):
 
 @pytest.mark.parametrize(
     "name",
-    ["RTX 3090 24GB", "RTX 4090 24GB", "RTX 5090 32GB", "RTX A6000 48GB", "RTX 6000 Ada 48GB", "V100 SXM2 32GB",
-     "A10G 24GB", "L4 24GB", "L40S 48GB", "A100 PCIe 40GB", "A100 SXM 80GB", "H100 SXM 80GB", "H100 NVL 94GB",
-     "H200 SXM 141GB", "B200 180GB", "DGX Spark GB10 128GB", "RX 7900 XTX 24GB", "Instinct MI300X 192GB",
-     "Gaudi 3 128GB", "Arc B580 12GB", "Apple M2 Ultra 192GB", "Apple M4 Max 128GB", "CPU DDR5-6400 dual-channel",
-     "CPU DDR5-4800 12-channel server"],
+    [
+        "RTX 3090 24GB",
+        "RTX 4090 24GB",
+        "RTX 5090 32GB",
+        "RTX A6000 48GB",
+        "RTX 6000 Ada 48GB",
+        "V100 SXM2 32GB",
+        "A10G 24GB",
+        "L4 24GB",
+        "L40S 48GB",
+        "A100 PCIe 40GB",
+        "A100 SXM 80GB",
+        "H100 SXM 80GB",
+        "H100 NVL 94GB",
+        "H200 SXM 141GB",
+        "B200 180GB",
+        "DGX Spark GB10 128GB",
+        "RX 7900 XTX 24GB",
+        "Instinct MI300X 192GB",
+        "Gaudi 3 128GB",
+        "Arc B580 12GB",
+        "Apple M2 Ultra 192GB",
+        "Apple M4 Max 128GB",
+        "CPU DDR5-6400 dual-channel",
+        "CPU DDR5-4800 12-channel server",
+    ],
 )
 def test_gpu_coverage(catalog, name):
     assert catalog["gpu"].find(name) is not None
@@ -29,8 +50,21 @@ def test_gpu_coverage(catalog, name):
 
 @pytest.mark.parametrize(
     "name",
-    ["Llama-2-7B", "Llama-3-8B", "Llama-3.1-405B", "Llama-3.2-1B", "Llama-3.3-70B", "Llama-4-Scout-17B-16E",
-     "Qwen2.5-72B", "Qwen3-30B-A3B", "Gemma-3-27B", "Mixtral-8x22B", "DeepSeek-R1", "Phi-4", "gpt-oss-120b"],
+    [
+        "Llama-2-7B",
+        "Llama-3-8B",
+        "Llama-3.1-405B",
+        "Llama-3.2-1B",
+        "Llama-3.3-70B",
+        "Llama-4-Scout-17B-16E",
+        "Qwen2.5-72B",
+        "Qwen3-30B-A3B",
+        "Gemma-3-27B",
+        "Mixtral-8x22B",
+        "DeepSeek-R1",
+        "Phi-4",
+        "gpt-oss-120b",
+    ],
 )
 def test_model_coverage(catalog, name):
     assert catalog["model"].find(name) is not None

@@ -128,9 +128,7 @@ LEAF = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False).map(lambda x: N
 def _combine(children):
     # Comparisons appear only as IF conditions: `formulas` ignores booleans typed into MIN/MAX
     # (Excel counts them), so the workbook never passes a boolean to arithmetic or MIN/MAX.
-    binary = st.tuples(st.sampled_from(["+", "-", "*", "/"]), children, children).map(
-        lambda t: BinOp(t[0], t[1], t[2])
-    )
+    binary = st.tuples(st.sampled_from(["+", "-", "*", "/"]), children, children).map(lambda t: BinOp(t[0], t[1], t[2]))
     funcs = st.one_of(
         st.tuples(children, children).map(lambda t: MIN(*t)),
         st.tuples(children, children).map(lambda t: MAX(*t)),

@@ -9,14 +9,44 @@ import pytest
 from kalkulator.quantities import QUANTITIES, UNITS, unit_key
 
 CONTRACT_INPUTS = [
-    "gpu_name", "model_name", "quant_name", "engine", "n_gpus", "gpu_mem_bandwidth_gbs", "gpu_vram_gb",
-    "gpu_fp16_tflops", "gpu_tdp_w", "model_params_b", "model_active_params_b", "model_layers", "model_hidden",
-    "model_heads", "model_kv_heads", "model_head_dim", "model_vocab", "weight_bits_per_param", "kv_cache_bits",
-    "context_tokens", "prompt_tokens", "output_tokens", "concurrent_users", "gpu_backend",
+    "gpu_name",
+    "model_name",
+    "quant_name",
+    "engine",
+    "n_gpus",
+    "gpu_mem_bandwidth_gbs",
+    "gpu_vram_gb",
+    "gpu_fp16_tflops",
+    "gpu_tdp_w",
+    "model_params_b",
+    "model_active_params_b",
+    "model_layers",
+    "model_hidden",
+    "model_heads",
+    "model_kv_heads",
+    "model_head_dim",
+    "model_vocab",
+    "weight_bits_per_param",
+    "kv_cache_bits",
+    "context_tokens",
+    "prompt_tokens",
+    "output_tokens",
+    "concurrent_users",
+    "gpu_backend",
 ]
 CONTRACT_OUTPUTS = [
-    "weights_gb", "kv_cache_gb_per_user", "vram_total_gb", "fits_in_vram", "max_concurrent_users", "decode_tok_s",
-    "decode_tok_s_ideal", "tpot_ms", "prefill_tok_s", "ttft_s", "e2e_latency_s", "throughput_tok_s",
+    "weights_gb",
+    "kv_cache_gb_per_user",
+    "vram_total_gb",
+    "fits_in_vram",
+    "max_concurrent_users",
+    "decode_tok_s",
+    "decode_tok_s_ideal",
+    "tpot_ms",
+    "prefill_tok_s",
+    "ttft_s",
+    "e2e_latency_s",
+    "throughput_tok_s",
 ]
 CELL_REF = re.compile(r"^([A-Za-z]{1,3}[0-9]+|[Rr][0-9]*[Cc][0-9]*)$")
 
@@ -108,8 +138,13 @@ def test_measured_speed_flows_to_latency(calc):
 
 def test_prefill_from_flops(calc):
     # Prefill FLOPs = 2 × P × prompt + 2 × layers × prompt² × heads × head_dim (causal attention).
-    out = calc(model_name="Llama-3-8B", prompt_tokens=2000, gpu_fp16_tflops=100, prefill_efficiency_frac=0.5,
-               gpu_mem_bandwidth_gbs=1000)
+    out = calc(
+        model_name="Llama-3-8B",
+        prompt_tokens=2000,
+        gpu_fp16_tflops=100,
+        prefill_efficiency_frac=0.5,
+        gpu_mem_bandwidth_gbs=1000,
+    )
     flops = 2 * 8.03e9 * 2000 + 2 * 32 * 2000**2 * 32 * 128
     assert out["prefill_tflop"] == pytest.approx(flops / 1e12, rel=1e-12)
     seconds = flops / (100e12 * 0.5)

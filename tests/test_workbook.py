@@ -14,8 +14,24 @@ from kalkulator.workbook.verify import verify
 
 # Functions present without an _xlfn. prefix in Excel, LibreOffice Calc and Google Sheets, and evaluated
 # correctly by `formulas` 1.3 (shared/notes/formulas-probe.md §1.3, §7.4).
-PORTABLE = {"IF", "IFERROR", "AND", "OR", "NOT", "MIN", "MAX", "SUM", "SUMPRODUCT", "ROUND", "ROUNDUP",
-            "ROUNDDOWN", "ABS", "INDEX", "MATCH", "ISBLANK"}
+PORTABLE = {
+    "IF",
+    "IFERROR",
+    "AND",
+    "OR",
+    "NOT",
+    "MIN",
+    "MAX",
+    "SUM",
+    "SUMPRODUCT",
+    "ROUND",
+    "ROUNDUP",
+    "ROUNDDOWN",
+    "ABS",
+    "INDEX",
+    "MATCH",
+    "ISBLANK",
+}
 FUNC = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_.]*)\s*\(")
 WHOLE_COLUMN = re.compile(r"(?<![A-Za-z_])\$?[A-Z]{1,3}:\$?[A-Z]{1,3}(?![0-9])")
 
@@ -107,13 +123,13 @@ def test_catalog_text_is_never_a_formula(catalog_copy, tmp_path):
     path = catalog_copy / "gpus.csv"
     lines = path.read_text(encoding="utf-8").splitlines()
     fields = lines[1].split(",")
-    fields[-2] = "=HYPERLINK(\"http://evil\")"  # source column
+    fields[-2] = '=HYPERLINK("http://evil")'  # source column
     lines[1] = ",".join(f'"{f.replace(chr(34), chr(34) * 2)}"' for f in fields)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = tmp_path / "x.xlsx"
     out.write_bytes(build("id", load_catalog(catalog_copy)).data)
     ws = openpyxl.load_workbook(out)["Katalog GPU"]
-    cells = [c for row in ws.iter_rows() for c in row if c.value == "=HYPERLINK(\"http://evil\")"]
+    cells = [c for row in ws.iter_rows() for c in row if c.value == '=HYPERLINK("http://evil")']
     assert cells and all(c.data_type == "s" for c in cells)
 
 

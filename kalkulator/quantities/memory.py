@@ -10,78 +10,125 @@ BOOK_KV = "Buku, Bab KV Cache: 2 × layers × kv_heads × head_dim × bytes per 
 
 QUANTITIES = (
     Quantity(
-        "weights_gb", "Bobot model", "Model weights",
+        "weights_gb",
+        "Bobot model",
+        "Model weights",
         "Parameters × bits per parameter ÷ 8 (MoE: all experts are held in memory). "
         "Type the real file size in the yellow cell to use it instead.",
         "Buku, Bab VRAM: params × bytes per param",
-        expr=R("model_params_b") * R("weight_bits_per_param") / 8, overridable=True,
+        expr=R("model_params_b") * R("weight_bits_per_param") / 8,
+        overridable=True,
     ),
     Quantity(
-        "kv_layer_bytes_per_token", "KV cache per token per layer", "KV cache per token per layer",
+        "kv_layer_bytes_per_token",
+        "KV cache per token per layer",
+        "KV cache per token per layer",
         "K and V for each KV head (2 × kv_heads × head_dim values), or the MLA latent width, × bits ÷ 8.",
         BOOK_KV + "; DeepSeek-V3 paper (MLA)",
-        expr=IF(R("model_kv_latent_dim") > 0, R("model_kv_latent_dim"),
-                2 * R("model_kv_heads") * R("model_head_dim")) * R("kv_cache_bits") / 8,
+        expr=IF(R("model_kv_latent_dim") > 0, R("model_kv_latent_dim"), 2 * R("model_kv_heads") * R("model_head_dim"))
+        * R("kv_cache_bits")
+        / 8,
     ),
     Quantity(
-        "kv_cache_bytes_per_token", "KV cache per token (semua layer)", "KV cache per token (all layers)",
-        "Bytes the cache grows by per token while the context fits every window.", BOOK_KV,
+        "kv_cache_bytes_per_token",
+        "KV cache per token (semua layer)",
+        "KV cache per token (all layers)",
+        "Bytes the cache grows by per token while the context fits every window.",
+        BOOK_KV,
         expr=R("kv_layer_bytes_per_token") * R("model_layers"),
     ),
     Quantity(
-        "kv_cache_bytes_per_user", "KV cache per pengguna (byte)", "KV cache per user (bytes)",
+        "kv_cache_bytes_per_user",
+        "KV cache per pengguna (byte)",
+        "KV cache per user (bytes)",
         "Full-attention layers keep the whole context; sliding-window layers keep at most their window.",
         BOOK_KV + "; Gemma 2/3 and gpt-oss configs (sliding window)",
-        expr=R("kv_layer_bytes_per_token") * (
+        expr=R("kv_layer_bytes_per_token")
+        * (
             (R("model_layers") - R("model_sliding_layers")) * R("context_tokens")
             + R("model_sliding_layers") * MIN(R("context_tokens"), R("model_sliding_window_tokens"))
         ),
     ),
     Quantity(
-        "kv_cache_gb_per_user", "KV cache per pengguna", "KV cache per user",
-        "KV cache of one user at the scenario's context length.", BOOK_KV,
+        "kv_cache_gb_per_user",
+        "KV cache per pengguna",
+        "KV cache per user",
+        "KV cache of one user at the scenario's context length.",
+        BOOK_KV,
         expr=R("kv_cache_bytes_per_user") / 1e9,
     ),
     Quantity(
-        "kv_cache_gb", "KV cache semua pengguna", "KV cache, all users",
-        "Per-user KV cache × concurrent users.", BOOK_VRAM,
+        "kv_cache_gb",
+        "KV cache semua pengguna",
+        "KV cache, all users",
+        "Per-user KV cache × concurrent users.",
+        BOOK_VRAM,
         expr=R("kv_cache_gb_per_user") * R("concurrent_users"),
     ),
     Quantity(
-        "overhead_gb", "Overhead semua GPU", "Overhead, all GPUs",
-        "Runtime overhead on each GPU × number of GPUs.", BOOK_VRAM,
+        "overhead_gb",
+        "Overhead semua GPU",
+        "Overhead, all GPUs",
+        "Runtime overhead on each GPU × number of GPUs.",
+        BOOK_VRAM,
         expr=R("vram_overhead_gb") * R("n_gpus"),
     ),
     Quantity(
-        "vram_total_gb", "Total VRAM dibutuhkan", "Total VRAM needed",
-        "Weights + KV cache + overhead.", BOOK_VRAM,
+        "vram_total_gb",
+        "Total VRAM dibutuhkan",
+        "Total VRAM needed",
+        "Weights + KV cache + overhead.",
+        BOOK_VRAM,
         expr=R("weights_gb") + R("kv_cache_gb") + R("overhead_gb"),
     ),
     Quantity(
-        "vram_available_gb", "VRAM tersedia", "VRAM available",
-        "GPU memory × number of GPUs.", BOOK_VRAM, expr=R("gpu_vram_gb") * R("n_gpus"),
+        "vram_available_gb",
+        "VRAM tersedia",
+        "VRAM available",
+        "GPU memory × number of GPUs.",
+        BOOK_VRAM,
+        expr=R("gpu_vram_gb") * R("n_gpus"),
     ),
     Quantity(
-        "fits_in_vram", "Muat di VRAM?", "Fits in VRAM?",
-        "TRUE when the total fits in the memory of the GPUs.", BOOK_VRAM,
+        "fits_in_vram",
+        "Muat di VRAM?",
+        "Fits in VRAM?",
+        "TRUE when the total fits in the memory of the GPUs.",
+        BOOK_VRAM,
         expr=R("vram_total_gb") <= R("vram_available_gb"),
     ),
     Quantity(
-        "vram_headroom_gb", "Sisa VRAM", "VRAM headroom",
-        "Available minus needed; negative means it does not fit.", BOOK_VRAM,
+        "vram_headroom_gb",
+        "Sisa VRAM",
+        "VRAM headroom",
+        "Available minus needed; negative means it does not fit.",
+        BOOK_VRAM,
         expr=R("vram_available_gb") - R("vram_total_gb"),
     ),
     Quantity(
-        "max_concurrent_users", "Pengguna bersamaan maksimum", "Max concurrent users",
+        "max_concurrent_users",
+        "Pengguna bersamaan maksimum",
+        "Max concurrent users",
         "(VRAM available − weights − overhead) ÷ KV cache per user, rounded down.",
         "Buku, Bab concurrency: max_users = (total_VRAM − model_weights − overhead) / KV_cache_per_user",
-        expr=MAX(0, ROUNDDOWN(ROUND(safe_div(
-            R("vram_available_gb") - R("weights_gb") - R("overhead_gb"), R("kv_cache_gb_per_user")), 9), 0)),
+        expr=MAX(
+            0,
+            ROUNDDOWN(
+                ROUND(
+                    safe_div(R("vram_available_gb") - R("weights_gb") - R("overhead_gb"), R("kv_cache_gb_per_user")), 9
+                ),
+                0,
+            ),
+        ),
     ),
     Quantity(
-        "required_gpus", "GPU yang dibutuhkan", "GPUs needed",
-        "Weights and KV cache spread over GPUs, each losing its runtime overhead; rounded up.", BOOK_VRAM,
-        expr=ROUNDUP(ROUND(safe_div(
-            R("weights_gb") + R("kv_cache_gb"), R("gpu_vram_gb") - R("vram_overhead_gb")), 9), 0),
+        "required_gpus",
+        "GPU yang dibutuhkan",
+        "GPUs needed",
+        "Weights and KV cache spread over GPUs, each losing its runtime overhead; rounded up.",
+        BOOK_VRAM,
+        expr=ROUNDUP(
+            ROUND(safe_div(R("weights_gb") + R("kv_cache_gb"), R("gpu_vram_gb") - R("vram_overhead_gb")), 9), 0
+        ),
     ),
 )

@@ -152,7 +152,9 @@ def build_layout(
                 schema = table.schema
                 if row > 3:
                     row += 1
-                    lay.cells.append(Cell(title, row, 1, schema.title_id if lang == "id" else schema.title_en, "section"))
+                    lay.cells.append(
+                        Cell(title, row, 1, schema.title_id if lang == "id" else schema.title_en, "section")
+                    )
                     row += 1
                 for col, f in enumerate(schema.fields, start=1):
                     lay.cells.append(Cell(title, row, col, f.name, "header"))
@@ -166,9 +168,9 @@ def build_layout(
                             lay.cells.append(Cell(title, first + i, col, rec[f.name], "data", _catalog_format(f.kind)))
                 catalog_pos[schema.key] = (title, first, len(table.rows))
                 for col, f in enumerate(schema.fields, start=1):
-                    lay.names[table_name(schema.key, f.name)] = (
-                        f"'{title}'!${get_column_letter(col)}${first}:${get_column_letter(col)}${first + len(table.rows) - 1}"
-                    )
+                    letter = get_column_letter(col)
+                    last = first + len(table.rows) - 1
+                    lay.names[table_name(schema.key, f.name)] = f"'{title}'!${letter}${first}:${letter}${last}"
                 row = first + len(table.rows) + 1
             elif kind == "rows":
                 pending_rows.append((title, row, block))
@@ -294,16 +296,23 @@ def _place_rows(
             expr = graph[name].expr
             assert expr is not None
             lay.formulas.append(
-                FormulaCell(title, r, j, expr, to_excel(expr, local, ranges), ("row", index, i, name),
-                            graph[name].unit.number_format)
+                FormulaCell(
+                    title,
+                    r,
+                    j,
+                    expr,
+                    to_excel(expr, local, ranges),
+                    ("row", index, i, name),
+                    graph[name].unit.number_format,
+                )
             )
 
 
 def _place_guide(lay: Layout, title: str, guide: dict, catalog: Catalog) -> None:
     lang = lay.lang
-    facts = {
-        f"{key}_as_of": max(r["as_of"] for r in t.rows) for key, t in catalog.tables.items()
-    } | {f"{key}_rows": str(len(t.rows)) for key, t in catalog.tables.items()}
+    facts = {f"{key}_as_of": max(r["as_of"] for r in t.rows) for key, t in catalog.tables.items()} | {
+        f"{key}_rows": str(len(t.rows)) for key, t in catalog.tables.items()
+    }
     lay.widths[title] = {1: 34, 2: 120}
     row = 3
     for section in guide["section"]:

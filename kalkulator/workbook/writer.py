@@ -87,8 +87,9 @@ def _validations(layout: Layout, sheets: dict) -> None:
     for sheet, coord in layout.number_validations:
         by_sheet.setdefault(sheet, []).append(coord)
     for sheet, coords in by_sheet.items():
-        dv = DataValidation(type="decimal", operator="greaterThanOrEqual", formula1="0", allow_blank=True,
-                            showErrorMessage=True)
+        dv = DataValidation(
+            type="decimal", operator="greaterThanOrEqual", formula1="0", allow_blank=True, showErrorMessage=True
+        )
         dv.error = "Masukkan angka >= 0 / enter a number >= 0"
         dv.errorTitle = "kalkulator"
         for coord in coords:
