@@ -9,7 +9,7 @@ from kalkulator.catalog import Catalog, load_catalog
 from kalkulator.graph import Graph
 from kalkulator.quantities import QUANTITIES
 from kalkulator.workbook.layout import Layout, build_layout
-from kalkulator.workbook.verify import InputSet
+from kalkulator.workbook.verify import InputSet, Report, compare
 from kalkulator.workbook.writer import render, to_bytes
 
 DIST = Path(__file__).resolve().parent.parent / "dist"
@@ -28,11 +28,14 @@ class Built:
     data: bytes
 
 
-def build(lang: str = "id", catalog: Catalog | None = None) -> Built:
-    """Lay out and serialise the workbook in memory (nothing is written)."""
+def build(lang: str = "id", catalog: Catalog | None = None, values: dict | None = None) -> Built:
+    """Lay out and serialise the workbook in memory (nothing is written).
+
+    `values` puts other numbers in the input cells (used to cross-check changed inputs in LibreOffice).
+    """
     graph = Graph(QUANTITIES)
     catalog = catalog or load_catalog()
-    layout = build_layout(graph, catalog, lang)
+    layout = build_layout(graph, catalog, lang, values=values)
     return Built(graph, catalog, layout, to_bytes(render(layout)))
 
 
@@ -81,3 +84,19 @@ def verification_passes(catalog: Catalog, layout: Layout) -> list[InputSet]:
         )
     )
     return passes
+
+
+def check_with_libreoffice(lang: str, catalog: Catalog, passes: list[InputSet], workdir: Path) -> Report:
+    """Recalculate the workbook in LibreOffice once per input set (its inputs typed into the cells)."""
+    from kalkulator.workbook.libreoffice import recalculate
+
+    report = Report()
+    for inputs in passes:
+        variant = build(lang, catalog, values=inputs.settings)
+        path = workdir / workbook_name(lang)
+        path.write_bytes(variant.data)
+        values = recalculate(path)
+        report.passes.append(inputs.name)
+        report.cells_checked += len(variant.layout.formulas)
+        report.mismatches.extend(compare(variant.layout, variant.graph, catalog, inputs, values))
+    return report

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import sys
+import tempfile
 import time
 import zipfile
 from collections.abc import Mapping
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from kalkulator.build import DIST, LANGS, build, verification_passes, workbook_name
+from kalkulator.build import DIST, LANGS, build, check_with_libreoffice, verification_passes, workbook_name
 from kalkulator.catalog import CatalogError, load_catalog
 from kalkulator.expr import Value
 from kalkulator.graph import Graph
@@ -113,31 +114,50 @@ def _detect_lang(path: Path) -> str:
     required=False,
 )
 @click.option("--shipped-only", is_flag=True, help="Check the shipped inputs only (skip the changed-input passes).")
+@click.option(
+    "--libreoffice",
+    "with_lo",
+    is_flag=True,
+    help="Also recalculate in headless LibreOffice (one run per input set) and compare every cell.",
+)
 @CATALOG_OPTION
-def verify_cmd(path: Path, shipped_only: bool, catalog_dir: Path | None) -> None:
+def verify_cmd(path: Path, shipped_only: bool, with_lo: bool, catalog_dir: Path | None) -> None:
     """Evaluate PATH with the `formulas` package and compare every formula cell with the engine."""
-    from kalkulator.workbook.verify import verify
+    from kalkulator.workbook.verify import InputSet, verify
 
     catalog = _catalog(catalog_dir)
     started = time.perf_counter()
-    result = build(_detect_lang(path), catalog)
+    lang = _detect_lang(path)
+    result = build(lang, catalog)
     passes = verification_passes(catalog, result.layout)
     if shipped_only:
         passes = passes[:1]
     report = verify(path, result.layout, result.graph, catalog, passes)
     for where in report.unexpected_formulas:
         click.echo(f"UNEXPECTED formula cell (not produced by the engine): {where}")
-    for m in report.mismatches[:200]:
-        click.echo(f"MISMATCH [{m.pass_name}] {m.where} {m.label}: engine={m.expected!r} workbook={m.got!r}")
-    if len(report.mismatches) > 200:
-        click.echo(f"... and {len(report.mismatches) - 200} more mismatches")
+    _print_mismatches(report.mismatches)
     click.echo(
-        f"{report.cells_checked} cells checked "
-        f"({len(result.layout.formulas)} formula cells × {len(passes)} input sets: "
-        f"{'; '.join(report.passes)}), {len(report.mismatches)} mismatches, "
-        f"{len(report.unexpected_formulas)} unexpected formula cells, {time.perf_counter() - started:.1f} s"
+        f"formulas: {report.cells_checked} cells checked "
+        f"({len(result.layout.formulas)} formula cells × {len(passes)} input sets: {'; '.join(report.passes)}), "
+        f"{len(report.mismatches)} mismatches, {len(report.unexpected_formulas)} unexpected formula cells"
     )
-    sys.exit(0 if report.ok else 1)
+    ok = report.ok
+    if with_lo:
+        with tempfile.TemporaryDirectory() as tmp:
+            plain = [InputSet(p.name, p.settings) for p in passes]  # table key cells stay as shipped
+            lo = check_with_libreoffice(lang, catalog, plain, Path(tmp))
+        _print_mismatches(lo.mismatches)
+        click.echo(f"LibreOffice: {lo.cells_checked} cells checked, {len(lo.mismatches)} mismatches")
+        ok = ok and lo.ok
+    click.echo(f"{time.perf_counter() - started:.1f} s")
+    sys.exit(0 if ok else 1)
+
+
+def _print_mismatches(mismatches: list) -> None:
+    for m in mismatches[:200]:
+        click.echo(f"MISMATCH [{m.pass_name}] {m.where} {m.label}: engine={m.expected!r} workbook={m.got!r}")
+    if len(mismatches) > 200:
+        click.echo(f"... and {len(mismatches) - 200} more mismatches")
 
 
 def _parse_sets(graph: Graph, sets: tuple[str, ...]) -> dict[str, Value]:

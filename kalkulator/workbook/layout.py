@@ -107,9 +107,17 @@ def _fill_guide(text: str, facts: dict[str, str]) -> str:
 
 
 def build_layout(
-    graph: Graph, catalog: Catalog, lang: str = "id", plan: list[dict] | None = None, guide: dict | None = None
+    graph: Graph,
+    catalog: Catalog,
+    lang: str = "id",
+    plan: list[dict] | None = None,
+    guide: dict | None = None,
+    values: dict[str, Value] | None = None,
 ) -> Layout:
-    """Place every quantity, catalog and live table of the plan; render every formula."""
+    """Place every quantity, catalog and live table of the plan; render every formula.
+
+    `values` fills input and manual-value cells (by quantity name) instead of the defaults.
+    """
     plan = plan if plan is not None else load_plan()
     guide = guide if guide is not None else load_guide()
     lay = Layout(lang)
@@ -181,6 +189,9 @@ def build_layout(
             else:
                 raise ValueError(f"unknown block kind {kind!r} on sheet {title}")
 
+    settable = {n for n, q in graph.quantities.items() if q.is_input or q.overridable}
+    if values and set(values) - settable:
+        raise ValueError(f"no input cell for {sorted(set(values) - settable)}")
     missing = set(graph.quantities) - set(placed)
     if missing:
         raise ValueError(f"quantities not placed on any sheet: {sorted(missing)}")
@@ -193,7 +204,7 @@ def build_layout(
             cells[override_key(name)] = ref(title, row, OVERRIDE_COL)
 
     for title, row, name in pending_quantities:
-        _place_quantity(lay, graph, title, row, name, cells, ranges)
+        _place_quantity(lay, graph, title, row, name, cells, ranges, values or {})
     for title, row, block in pending_rows:
         _place_rows(lay, graph, catalog, catalog_pos, title, row, block, cells, ranges)
     return lay
@@ -204,7 +215,14 @@ def _catalog_format(kind: str) -> str | None:
 
 
 def _place_quantity(
-    lay: Layout, graph: Graph, title: str, row: int, name: str, cells: dict[str, str], ranges: dict
+    lay: Layout,
+    graph: Graph,
+    title: str,
+    row: int,
+    name: str,
+    cells: dict[str, str],
+    ranges: dict,
+    values: dict[str, Value],
 ) -> None:
     q = graph[name]
     lang = lay.lang
@@ -215,7 +233,7 @@ def _place_quantity(
     lay.cells.append(Cell(title, row, 6, f"{q.doc} [{q.source}]", "note"))
     coord = f"{get_column_letter(VALUE_COL)}{row}"
     if q.is_input:
-        lay.cells.append(Cell(title, row, VALUE_COL, q.default, "input", fmt))
+        lay.cells.append(Cell(title, row, VALUE_COL, values.get(name, q.default), "input", fmt))
         lay.inputs[name] = (title, coord)
         if q.choices:
             lay.list_validations.append((title, coord, table_name(*q.choices)))
@@ -228,7 +246,7 @@ def _place_quantity(
     lay.formulas.append(FormulaCell(title, row, VALUE_COL, node, to_excel(node, cells, ranges), ("q", name), fmt))
     if q.overridable:
         ocoord = f"{get_column_letter(OVERRIDE_COL)}{row}"
-        lay.cells.append(Cell(title, row, OVERRIDE_COL, None, "input", fmt))
+        lay.cells.append(Cell(title, row, OVERRIDE_COL, values.get(name), "input", fmt))
         lay.inputs[override_key(name)] = (title, ocoord)
         if q.is_text:
             if q.choices:

@@ -171,6 +171,18 @@ def input_cells(layout: Layout, inputs: InputSet) -> dict[tuple[str, str], Value
     return cells
 
 
+def compare(
+    layout: Layout, graph: Graph, catalog: Catalog, inputs: InputSet, values: Mapping[tuple[str, str], Value]
+) -> list[Mismatch]:
+    """Compare (sheet, cell) → value read from another evaluator with the engine under `inputs`."""
+    expected = expected_values(layout, graph, catalog.columns(), inputs.settings, inputs.table_inputs)
+    return [
+        Mismatch(inputs.name, f"{f.sheet}!{f.coord}", f.label, expected[f.key], values.get((f.sheet, f.coord)))
+        for f in layout.formulas
+        if not same(expected[f.key], values.get((f.sheet, f.coord)))
+    ]
+
+
 def verify(
     path: Path,
     layout: Layout,

@@ -1,0 +1,71 @@
+"""Recalculate a workbook in headless LibreOffice and read every cell's value back: a second oracle."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import openpyxl
+
+from kalkulator.expr import Value, XlError
+
+# Always recalculate on load: LibreOffice's default for .xlsx keeps cached values (formulas-probe.md §4).
+_PROFILE = """<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema"
+ xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse">\
+<value>0</value></prop></item>
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="ODFRecalcMode" oor:op="fuse">\
+<value>0</value></prop></item>
+</oor:items>
+"""
+ERROR_TEXTS = ("#N/A", "#VALUE!", "#REF!", "#DIV/0!", "#NUM!", "#NAME?", "#NULL!", "Err:")
+
+
+def soffice() -> str | None:
+    """Path of the soffice binary, or None when LibreOffice is not installed."""
+    return shutil.which("soffice") or shutil.which("libreoffice")
+
+
+def recalculate(path: Path) -> dict[tuple[str, str], Value]:
+    """Open `path` in LibreOffice (en-US, full recalculation), save a copy, return (sheet, cell) → value."""
+    binary = soffice()
+    if binary is None:
+        raise FileNotFoundError("LibreOffice (soffice) is not installed")
+    with tempfile.TemporaryDirectory(prefix="kalkulator-lo-") as tmp:
+        work = Path(tmp)
+        profile = work / "profile" / "user"
+        profile.mkdir(parents=True)
+        (profile / "registrymodifications.xcu").write_text(_PROFILE, encoding="utf-8")
+        out = work / "out"
+        env = dict(os.environ, LC_ALL="en_US.UTF-8", LANG="en_US.UTF-8")
+        subprocess.run(
+            [
+                binary,
+                f"-env:UserInstallation=file://{work / 'profile'}",
+                "--headless",
+                "--norestore",
+                "--convert-to",
+                "xlsx",
+                "--outdir",
+                str(out),
+                str(path.resolve()),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=300,
+            env=env,
+        )
+        book = openpyxl.load_workbook(out / path.name, data_only=True)
+        values: dict[tuple[str, str], Value] = {}
+        for ws in book.worksheets:
+            for row in ws.iter_rows():
+                for cell in row:
+                    v = cell.value
+                    if isinstance(v, str) and v.startswith(ERROR_TEXTS):
+                        v = XlError(v)
+                    values[(ws.title, cell.coordinate)] = v
+        return values

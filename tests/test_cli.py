@@ -1,0 +1,151 @@
+"""The `kalkulator` command line: JSON contract, --set, CSV batches and clear errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from kalkulator.cli import main
+
+
+@pytest.fixture()
+def run():
+    def invoke(*args: str):
+        return CliRunner().invoke(main, list(args))
+
+    return invoke
+
+
+def test_hitung_json_has_contract_names_and_hand_checked_values(run):
+    result = run(
+        "hitung",
+        "--model",
+        "Llama-3.1-8B",
+        "--gpu",
+        "RTX 4090 24GB",
+        "--quant",
+        "Q4_K_M",
+        "--json",
+        "--set",
+        "context_tokens=8192",
+        "--set",
+        "concurrent_users=2",
+    )
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["weights_gb"] == pytest.approx(8.03 * 4.8944 / 8, rel=1e-12)
+    # Llama-3.1-8B: 32 layers × 8 KV heads × 128 × K and V × 2 bytes (F16) × 8192 tokens.
+    assert out["kv_cache_gb_per_user"] == pytest.approx(2 * 32 * 8 * 128 * 2 * 8192 / 1e9, rel=1e-12)
+    assert out["kv_cache_gb"] == pytest.approx(2 * out["kv_cache_gb_per_user"], rel=1e-12)
+    assert out["fits_in_vram"] is True
+    assert out["gpu_name"] == "RTX 4090 24GB"
+    assert "gpu_row" not in out
+
+
+def test_hitung_table_is_readable(run):
+    result = run("hitung", "--model", "Qwen2.5-7B", "--gpu", "L4 24GB", "--quant", "Q8_0")
+    assert result.exit_code == 0, result.output
+    assert "Tok/s per user (realistic)" in result.stdout and "decode_tok_s" in result.stdout
+
+
+def test_names_are_matched_case_insensitively(run):
+    result = run("hitung", "--gpu", "rtx 4090 24gb", "--json")
+    assert json.loads(result.stdout)["gpu_name"] == "RTX 4090 24GB"
+
+
+def test_unknown_gpu_lists_closest_matches(run):
+    result = run("hitung", "--gpu", "RTX 4090")
+    assert result.exit_code == 2
+    assert "gpu_name: 'RTX 4090' is not in the gpu catalog" in result.stderr
+    assert "RTX 4090 24GB" in result.stderr
+    assert "gpu_mem_bandwidth_gbs" in result.stderr  # how to describe it by numbers instead
+    assert result.stdout == ""
+
+
+def test_custom_gpu_by_numbers(run):
+    result = run(
+        "hitung",
+        "--gpu",
+        "My Accelerator",
+        "--json",
+        "--set",
+        "gpu_mem_bandwidth_gbs=2000",
+        "--set",
+        "gpu_vram_gib=64",
+        "--set",
+        "gpu_fp16_tflops=400",
+        "--set",
+        "gpu_tdp_w=500",
+        "--set",
+        "gpu_backend=cuda",
+        "--set",
+        "context_tokens=0",
+        "--set",
+        "decode_efficiency_frac=1",
+        "--set",
+        "decode_overhead_ms=0",
+    )
+    assert result.exit_code == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["gpu_name"] == "My Accelerator"
+    assert out["decode_tok_s"] == pytest.approx(2000 / (8.03 * 4.8944 / 8), rel=1e-9)
+
+
+def test_unknown_set_name_suggests(run):
+    result = run("hitung", "--set", "context_token=100")
+    assert result.exit_code == 2
+    assert "unknown name 'context_token'" in result.stderr and "context_tokens" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        ("context_tokens=lots", "--set context_tokens: context_tokens needs a number"),
+        ("n_gpus=-1", "must not be negative"),
+        ("split_mode=diagonal", "split_mode must be one of layer, tensor"),
+        ("context_tokens", "expected NAME=VALUE"),
+    ],
+)
+def test_bad_set_values(run, item, message):
+    result = run("hitung", "--set", item)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_scenarios_csv(run, tmp_path):
+    path = tmp_path / "in.csv"
+    path.write_text(
+        "gpu_name,model_name,quant_name,context_tokens\n"
+        "H100 SXM 80GB,Llama-3.1-70B,FP8,\n"
+        "RTX 4090 24GB,Llama-3.1-8B,Q4_K_M,2048\n",
+        encoding="utf-8",
+    )
+    result = run("hitung", "--scenarios", str(path), "--json")
+    assert result.exit_code == 0, result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["gpu_name"] for r in rows] == ["H100 SXM 80GB", "RTX 4090 24GB"]
+    assert rows[0]["context_tokens"] == 4096  # blank → default
+    assert rows[1]["kv_cache_gb_per_user"] == pytest.approx(2 * 32 * 8 * 128 * 2 * 2048 / 1e9, rel=1e-12)
+    csv_result = run("hitung", "--scenarios", str(path))
+    header, *lines = csv_result.stdout.splitlines()
+    assert "decode_tok_s" in header.split(",") and len(lines) == 2
+
+
+def test_scenarios_csv_errors_name_row_and_column(run, tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text("gpu_name,context_tokens\nRTX 4090 24GB,8k\n", encoding="utf-8")
+    result = run("hitung", "--scenarios", str(path))
+    assert result.exit_code == 2
+    assert f"{path}:2:context_tokens: context_tokens needs a number" in result.stderr
+    path.write_text("gpu_nam\nRTX 4090 24GB\n", encoding="utf-8")
+    result = run("hitung", "--scenarios", str(path))
+    assert f"{path}:1:gpu_nam: unknown name 'gpu_nam'" in result.stderr
+
+
+def test_list_commands(run):
+    gpus = run("list", "gpus").stdout.splitlines()
+    assert "H200 SXM 141GB" in gpus and len(gpus) >= 60
+    names = run("list", "names").stdout
+    assert "decode_tok_s" in names and "formula, settable" in names
