@@ -50,28 +50,67 @@ def verification_passes(catalog: Catalog, layout: Layout) -> list[InputSet]:
     (MoE, MLA and sliding-window models, multi-GPU, Apple and CPU systems alike).
     """
     passes = [InputSet("shipped inputs", {})]
-    gpus, models = catalog["gpu"].names, catalog["model"].names
-    quants, kvs, engines = catalog["quant"].names, catalog["kv_cache"].names, catalog["engine"].names
+    names = {
+        key: catalog[key].names for key in ("gpu", "model", "quant", "kv_cache", "engine", "tariff", "cloud", "api")
+    }
+    colocation = [r["name"] for r in catalog["hosting"].rows if r["mode"] == "colocation"] or list(
+        catalog["hosting"].names
+    )
+    choice_of = {
+        "gpu": "gpu_name",
+        "model": "model_name",
+        "quant": "quant_name",
+        "kv_cache": "kv_cache_type",
+        "engine": "engine",
+        "tariff": "tariff_name",
+        "cloud": "cloud_offer_name",
+        "api": "api_name",
+    }
+    steps = {"gpu": 17, "model": 11, "quant": 7, "kv_cache": 3, "engine": 5, "tariff": 3, "cloud": 7, "api": 5}
     numbers = [
-        {"context_tokens": 32768, "concurrent_users": 8, "prompt_tokens": 4000, "output_tokens": 200},
-        {"n_gpus": 4, "split_mode": "tensor", "context_tokens": 131072, "concurrent_users": 2},
-        {"n_gpus": 2, "context_tokens": 512, "concurrent_users": 64, "prompt_tokens": 16, "vram_overhead_gb": 2.5},
+        {
+            "context_tokens": 32768,
+            "concurrent_users": 8,
+            "prompt_tokens": 4000,
+            "output_tokens": 200,
+            "ppn_mode": "off",
+            "horizon_years": 5,
+            "duty_cycle_frac": 0.5,
+            "pue": 1.6,
+        },
+        {
+            "n_gpus": 4,
+            "split_mode": "tensor",
+            "context_tokens": 131072,
+            "concurrent_users": 2,
+            "pph22_mode": "on",
+            "tokens_per_month": 1_000_000,
+            "residual_pct": 0,
+            "elapsed_months": 30,
+        },
+        {
+            "n_gpus": 2,
+            "context_tokens": 512,
+            "concurrent_users": 64,
+            "prompt_tokens": 16,
+            "vram_overhead_gb": 2.5,
+            "usd_idr": 15600,
+            "idle_power_frac": 1,
+            "cloud_hours_per_day": 8,
+            "api_output_share_frac": 0.5,
+            "tokens_per_month": 5_000_000_000,
+        },
     ]
     for k, extra in enumerate(numbers):
-        settings = {
-            "gpu_name": _pick(gpus, 17, k + 1),
-            "model_name": _pick(models, 11, k + 1),
-            "quant_name": _pick(quants, 7, k + 1),
-            "kv_cache_type": _pick(kvs, 3, k + 1),
-            "engine": _pick(engines, 5, k + 1),
-            **extra,
-        }
+        settings = {choice_of[key]: _pick(pool, steps[key], k + 1) for key, pool in names.items()}
+        settings["colocation_name"] = _pick(tuple(colocation), 1, k + 1)
+        settings.update(extra)
         passes.append(InputSet(f"choices and numbers #{k + 1}", settings))
     sweep = next((i for i, rb in enumerate(layout.row_blocks) if "concurrent_users" in rb.bound[0]), None)
     table_inputs = {(sweep, 0): {"concurrent_users": 3}} if sweep is not None else {}
     passes.append(
         InputSet(
-            "manual values (custom GPU, measured speeds, file size)",
+            "manual values (custom GPU, measured speeds and power, file size, price)",
             {
                 "gpu_mem_bandwidth_gbs": 500.0,
                 "gpu_vram_gib": 20.0,
@@ -79,6 +118,9 @@ def verification_passes(catalog: Catalog, layout: Layout) -> list[InputSet]:
                 "decode_tok_s": 151.0,
                 "prefill_tok_s": 2500.0,
                 "model_kv_heads": 4.0,
+                "gpu_price_usd": 1800.0,
+                "electricity_idr_per_kwh": 2500.0,
+                "system_power_w": 900.0,
             },
             table_inputs,
         )

@@ -169,7 +169,69 @@ ENGINE = Schema(
     "Inference engines",
 )
 
-SCHEMAS: tuple[Schema, ...] = (GPU, MODEL, QUANT, KV_CACHE, ENGINE)
+
+def _one_currency(row: dict) -> str | None:
+    if (row["usd_per_hour"] is None) == (row["idr_per_hour"] is None):
+        return "idr_per_hour: give exactly one of usd_per_hour and idr_per_hour"
+    return None
+
+
+TARIFF = Schema(
+    "tariff",
+    "tariffs.csv",
+    (_text("name"), Field("kind", "enum", choices=("pln", "datacenter")), _num("idr_per_kwh", positive=True), *_SOURCE),
+    "Tarif listrik",
+    "Electricity tariffs",
+)
+
+CLOUD = Schema(
+    "cloud",
+    "cloud_gpus.csv",
+    (
+        _text("name"),
+        _text("provider"),
+        _text("gpu"),
+        _int("gpus", positive=True),
+        _num("usd_per_hour", "on-demand price of the instance", required=False, positive=True),
+        _num("idr_per_hour", "price of the instance in rupiah", required=False, positive=True),
+        _num("spot_usd_per_hour", "spot/community price", required=False, positive=True),
+        _text("region"),
+        *_SOURCE,
+    ),
+    "Cloud GPU per jam",
+    "Cloud GPUs by the hour",
+    (_one_currency,),
+)
+
+API = Schema(
+    "api",
+    "api_prices.csv",
+    (
+        _text("name"),
+        _text("provider"),
+        _num("input_usd_per_1m", positive=True),
+        _num("output_usd_per_1m", positive=True),
+        *_SOURCE,
+    ),
+    "Harga API",
+    "API prices",
+)
+
+HOSTING = Schema(
+    "hosting",
+    "hosting.csv",
+    (
+        _text("name"),
+        Field("mode", "enum", choices=("colocation", "dedicated")),
+        _num("idr_per_month", positive=True),
+        _int("gpus", low=0),
+        *_SOURCE,
+    ),
+    "Colocation dan dedicated",
+    "Colocation and dedicated servers",
+)
+
+SCHEMAS: tuple[Schema, ...] = (GPU, MODEL, QUANT, KV_CACHE, ENGINE, TARIFF, CLOUD, API, HOSTING)
 
 
 @dataclass(frozen=True)

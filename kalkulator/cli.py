@@ -232,7 +232,10 @@ def hitung(model_name, gpu_name, quant_name, engine, kv_cache_type, sets, scenar
         base = {k: v for k, v in chosen.items() if v is not None}
         base.update(_parse_sets(graph, sets))
         if scenarios is None:
-            settings = resolve(graph, catalog, base)
+            notes: list[str] = []
+            settings = resolve(graph, catalog, base, notes=notes)
+            for note in notes:
+                click.echo(f"note: {note}", err=True)
             values = outputs(graph.evaluate(settings, columns), graph)
             click.echo(json.dumps(values, ensure_ascii=False, indent=2) if as_json else _table(graph, values))
             return

@@ -96,6 +96,14 @@ class Bool(Node):
 
 
 @dataclass(frozen=True, eq=False)
+class Msg(Node):
+    """A message for the reader, in the workbook's language (Indonesian or English)."""
+
+    id: str
+    en: str
+
+
+@dataclass(frozen=True, eq=False)
 class Ref(Node):
     """A named quantity or input: `weights_gb`."""
 
@@ -464,9 +472,15 @@ class Visitor:
 class Evaluate(Visitor):
     """Compute a tree's value from named values and catalog columns; never reads Excel text."""
 
-    def __init__(self, values: Mapping[str, Value], columns: Mapping[tuple[str, str], tuple] | None = None):
+    def __init__(
+        self, values: Mapping[str, Value], columns: Mapping[tuple[str, str], tuple] | None = None, lang: str = "en"
+    ):
         self.values = values
         self.columns = columns or {}
+        self.lang = lang
+
+    def visit_Msg(self, n: Msg) -> str:
+        return n.id if self.lang == "id" else n.en
 
     def visit_Num(self, n: Num) -> float:
         return n.value
@@ -522,9 +536,13 @@ def format_number(x: float) -> str:
 class ExcelText(Visitor):
     """Render a tree as Excel formula text (without the leading '=')."""
 
-    def __init__(self, cells: Mapping[str, str], ranges: Mapping[tuple[str, str], str]):
+    def __init__(self, cells: Mapping[str, str], ranges: Mapping[tuple[str, str], str], lang: str = "id"):
         self.cells = cells  # name -> defined name or 'Sheet'!$B$7
         self.ranges = ranges  # (table, column) -> 'Katalog GPU'!$C$4:$C$70
+        self.lang = lang
+
+    def visit_Msg(self, n: Msg) -> str:
+        return self.visit_Text(Text(n.id if self.lang == "id" else n.en))
 
     def visit_Num(self, n: Num) -> str:
         return format_number(n.value)
@@ -576,7 +594,7 @@ class Names(Visitor):
     def visit_Num(self, n: Node) -> None:
         return None
 
-    visit_Text = visit_Bool = visit_Col = visit_Num
+    visit_Text = visit_Bool = visit_Col = visit_Msg = visit_Num
 
     def visit_BinOp(self, n: BinOp) -> None:
         self.visit(n.left)
@@ -601,9 +619,11 @@ def names_in(node: Node) -> set[str]:
     return v.found
 
 
-def evaluate(node: Node, values: Mapping[str, Value], columns: Mapping[tuple[str, str], tuple] | None = None) -> Value:
-    return Evaluate(values, columns).visit(node)
+def evaluate(
+    node: Node, values: Mapping[str, Value], columns: Mapping[tuple[str, str], tuple] | None = None, lang: str = "en"
+) -> Value:
+    return Evaluate(values, columns, lang).visit(node)
 
 
-def to_excel(node: Node, cells: Mapping[str, str], ranges: Mapping[tuple[str, str], str]) -> str:
-    return "=" + ExcelText(cells, ranges).visit(node)
+def to_excel(node: Node, cells: Mapping[str, str], ranges: Mapping[tuple[str, str], str], lang: str = "id") -> str:
+    return "=" + ExcelText(cells, ranges, lang).visit(node)

@@ -64,7 +64,9 @@ class Graph:
                 stack.extend(self.deps[d])
         return False
 
-    def evaluate(self, settings: Mapping[str, Value], columns: Mapping[tuple[str, str], tuple]) -> dict[str, Value]:
+    def evaluate(
+        self, settings: Mapping[str, Value], columns: Mapping[tuple[str, str], tuple], lang: str = "en"
+    ) -> dict[str, Value]:
         """Compute every quantity of a scenario.
 
         `settings` maps a name to a value: an input's value, an overridable quantity's override
@@ -84,7 +86,7 @@ class Graph:
             elif name in settings and not q.overridable:
                 env[name] = settings[name]
             else:
-                env[name] = evaluate(self.cell_expr(name), env, columns)
+                env[name] = evaluate(self.cell_expr(name), env, columns, lang)
         return env
 
     def evaluate_row(
@@ -93,6 +95,7 @@ class Graph:
         bound: Mapping[str, Value],
         names: Iterable[str],
         columns: Mapping[tuple[str, str], tuple],
+        lang: str = "en",
     ) -> dict[str, Value]:
         """Compute `names` (raw formulas, no overrides) with `bound` replacing scenario values."""
         env = dict(scenario)
@@ -103,7 +106,7 @@ class Graph:
             if name in wanted:
                 expr = self.quantities[name].expr
                 assert expr is not None
-                env[name] = out[name] = evaluate(expr, env, columns)
+                env[name] = out[name] = evaluate(expr, env, columns, lang)
         return out
 
     def row_closure(self, bound: set[str], names: Iterable[str]) -> list[str]:

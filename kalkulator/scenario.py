@@ -10,17 +10,8 @@ import difflib
 from collections.abc import Iterable, Mapping
 
 from kalkulator.catalog import Catalog
-from kalkulator.expr import Value, XlError
+from kalkulator.expr import Call, Col, Value, XlError
 from kalkulator.graph import Graph
-
-# The choice inputs and the catalog table each one selects a row of.
-CHOICE_TABLES = {
-    "gpu_name": "gpu",
-    "model_name": "model",
-    "quant_name": "quant",
-    "kv_cache_type": "kv_cache",
-    "engine": "engine",
-}
 
 
 class ScenarioError(ValueError):
@@ -61,11 +52,26 @@ def parse_value(graph: Graph, name: str, raw: str, where: str) -> Value:
     return number
 
 
-def resolve(graph: Graph, catalog: Catalog, settings: Mapping[str, Value], where: str = "") -> dict[str, Value]:
-    """Check choices against the catalogs and return settings with canonical catalog spellings."""
+def lookup_column(graph: Graph, name: str) -> tuple[str, str] | None:
+    """The (table, column) a catalog lookup reads, or None for other quantities."""
+    expr = graph[name].expr
+    if isinstance(expr, Call) and expr.fn == "INDEX" and isinstance(expr.args[0], Col):
+        return expr.args[0].table, expr.args[0].column
+    return None
+
+
+def resolve(
+    graph: Graph, catalog: Catalog, settings: Mapping[str, Value], where: str = "", notes: list[str] | None = None
+) -> dict[str, Value]:
+    """Check choices against the catalogs and return settings with canonical catalog spellings.
+
+    A name outside the catalog needs every required catalog value by --set; optional ones (a price)
+    default to 0 and a note says so.
+    """
     out = dict(settings)
     prefix = f"{where}: " if where else ""
-    for key, table_key in CHOICE_TABLES.items():
+    choices = {q.name: q.choices[0] for q in graph.quantities.values() if q.choices}
+    for key, table_key in choices.items():
         table = catalog[table_key]
         chosen = out.get(key, graph[key].default)
         if not isinstance(chosen, str) or not chosen:
@@ -74,10 +80,10 @@ def resolve(graph: Graph, catalog: Catalog, settings: Mapping[str, Value], where
         if row is not None:
             out[key] = row["name"]
             continue
-        looked_up = [
-            q.name for q in graph.quantities.values() if q.overridable and f"{table_key}_row" in graph.deps[q.name]
-        ]
-        missing = [n for n in looked_up if n not in out]
+        looked_up = {n: lookup_column(graph, n) for n in graph.quantities if lookup_column(graph, n)}
+        looked_up = {n: col for n, col in looked_up.items() if col[0] == table_key}
+        required = [n for n, (_, col) in looked_up.items() if table.schema.field(col).required]
+        missing = [n for n in required if n not in out]
         if missing:
             suggestion = closest(chosen, table.names)
             hint = f" Closest: {', '.join(suggestion)}." if suggestion else ""
@@ -85,6 +91,11 @@ def resolve(graph: Graph, catalog: Catalog, settings: Mapping[str, Value], where
                 f"{prefix}{key}: {chosen!r} is not in the {table_key} catalog.{hint} "
                 f"To use it anyway, give its numbers with --set: {', '.join(missing)}"
             )
+        for n in looked_up:
+            if n not in out:
+                out[n] = 0.0
+                if notes is not None:
+                    notes.append(f"{prefix}{n} not given for {chosen!r}; using 0")
     return out
 
 

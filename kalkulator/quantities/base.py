@@ -46,6 +46,31 @@ UNITS: dict[str, Unit] = {
     "_hidden": Unit("values", "#,##0"),
     "_vocab": Unit("tokens", "#,##0"),
     "_usd": Unit("USD", "#,##0"),
+    "_idr": Unit("Rp", '"Rp "#,##0'),
+    "_idr_per_kwh": Unit("Rp/kWh", '"Rp "#,##0.00'),
+    "_idr_per_day": Unit("Rp/day", '"Rp "#,##0'),
+    "_idr_per_month": Unit("Rp/month", '"Rp "#,##0'),
+    "_idr_per_year": Unit("Rp/year", '"Rp "#,##0'),
+    "_idr_per_hour": Unit("Rp/hour", '"Rp "#,##0'),
+    "_idr_per_gpu_hour": Unit("Rp/GPU-hour", '"Rp "#,##0'),
+    "_idr_per_gpu_month": Unit("Rp/GPU-month", '"Rp "#,##0'),
+    "_idr_per_1m_tokens": Unit("Rp/1M tokens", '"Rp "#,##0.00'),
+    "_idr_per_usd": Unit("Rp/USD", "#,##0"),
+    "_usd_per_1m": Unit("USD/1M tokens", "#,##0.000"),
+    "_usd_per_hour": Unit("USD/hour", "#,##0.000"),
+    "_kw": Unit("kW", "#,##0.000"),
+    "_kwh_per_day": Unit("kWh/day", "#,##0.00"),
+    "_kwh_per_month": Unit("kWh/month", "#,##0.0"),
+    "_kwh_per_year": Unit("kWh/year", "#,##0"),
+    "_tokens_per_day": Unit("tokens/day", "#,##0"),
+    "_tokens_per_month": Unit("tokens/month", "#,##0"),
+    "_hours_per_day": Unit("hours/day", "0.0"),
+    "_days": Unit("days", "#,##0.00"),
+    "_months": Unit("months", "#,##0.0"),
+    "_years": Unit("years", "#,##0.0"),
+    "_ratio": Unit("×", "0.000"),
+    "_flag": Unit("TRUE/FALSE", "General"),
+    "_text": Unit("text", "@"),
     "_row": Unit("row", "0"),
     "_name": Unit("text", "@"),
     "_type": Unit("text", "@"),
@@ -54,7 +79,12 @@ UNITS: dict[str, Unit] = {
     "_in_vram": Unit("TRUE/FALSE", "General"),
 }
 # Names outside the suffix rule, with their unit key.
-SPECIAL_UNITS: dict[str, str] = {"engine": "_name"}
+SPECIAL_UNITS: dict[str, str] = {
+    "engine": "_name",
+    "pue": "_ratio",
+    "tokens_per_day": "_tokens_per_day",
+    "tokens_per_month": "_tokens_per_month",
+}
 
 
 def unit_key(name: str) -> str:
@@ -92,7 +122,7 @@ class Quantity:
 
     @property
     def is_text(self) -> bool:
-        return unit_key(self.name) in ("_name", "_type", "_mode", "_backend")
+        return unit_key(self.name) in ("_name", "_type", "_mode", "_backend", "_text")
 
     def label(self, lang: str) -> str:
         return self.label_id if lang == "id" else self.label_en

@@ -24,6 +24,7 @@ HEADERS = {
     "en": ("Quantity", "Value", "Manual value", "Unit", "Name", "Description and source"),
 }
 VALUE_COL, OVERRIDE_COL = 2, 3
+CHART_ROWS = 20  # rows a chart occupies in the sheet's flow
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,19 @@ class RowBlock:
     columns: list[str]
 
 
+@dataclass(frozen=True)
+class Chart:
+    """A bar or line chart over cells of the layout: series are (header cell, first row, last row, column)."""
+
+    sheet: str
+    kind: str  # bar | line
+    title: str
+    anchor: str
+    series: tuple[tuple[int, int, int, int], ...]  # (title row, first data row, last data row, column)
+    categories: tuple[int, int, int]  # (first row, last row, column)
+    y_title: str
+
+
 @dataclass
 class Layout:
     lang: str
@@ -81,6 +95,7 @@ class Layout:
     number_validations: list[tuple[str, str]] = field(default_factory=list)  # (sheet, coord) must be >= 0
     row_blocks: list[RowBlock] = field(default_factory=list)
     widths: dict[str, dict[int, float]] = field(default_factory=dict)
+    charts: list[Chart] = field(default_factory=list)
 
 
 def ref(sheet: str, row: int, col: int) -> str:
@@ -124,6 +139,8 @@ def build_layout(
     placed: dict[str, tuple[str, int]] = {}
     catalog_pos: dict[str, tuple[str, int, int]] = {}  # table -> (sheet, first data row, n rows)
     pending_rows: list[tuple[str, int, dict]] = []  # (sheet, start row, block)
+    pending_charts: list[tuple[str, dict, int]] = []
+    tables: dict[tuple[str, str], tuple[int, int, list[str]]] = {}  # (sheet, title_en) -> header row, rows, columns
     pending_quantities: list[tuple[str, int, str]] = []
 
     def title_of(item: dict) -> str:
@@ -184,6 +201,9 @@ def build_layout(
                 pending_rows.append((title, row, block))
                 n = len(block["values"]) if "values" in block else len(catalog[block["rows_from"]].rows)
                 row += n + 4
+            elif kind == "chart":
+                pending_charts.append((title, block, row))
+                row += CHART_ROWS
             elif kind == "guide":
                 _place_guide(lay, title, guide, catalog)
             else:
@@ -206,7 +226,10 @@ def build_layout(
     for title, row, name in pending_quantities:
         _place_quantity(lay, graph, title, row, name, cells, ranges, values or {})
     for title, row, block in pending_rows:
-        _place_rows(lay, graph, catalog, catalog_pos, title, row, block, cells, ranges)
+        columns, n = _place_rows(lay, graph, catalog, catalog_pos, title, row, block, cells, ranges)
+        tables[(title, block["title_en"])] = (row + 1, n, columns)
+    for title, block, row in pending_charts:
+        lay.charts.append(_chart(lay, title, block, f"A{row}", placed, tables))
     return lay
 
 
@@ -243,7 +266,9 @@ def _place_quantity(
             lay.number_validations.append((title, coord))
         return
     node = graph.cell_expr(name)
-    lay.formulas.append(FormulaCell(title, row, VALUE_COL, node, to_excel(node, cells, ranges), ("q", name), fmt))
+    lay.formulas.append(
+        FormulaCell(title, row, VALUE_COL, node, to_excel(node, cells, ranges, lay.lang), ("q", name), fmt)
+    )
     if q.overridable:
         ocoord = f"{get_column_letter(OVERRIDE_COL)}{row}"
         lay.cells.append(Cell(title, row, OVERRIDE_COL, values.get(name), "input", fmt))
@@ -289,6 +314,7 @@ def _place_rows(
         table = catalog[block["rows_from"]]
         bound_rows = [{name: rec[col] for name, col in bind.items()} for rec in table.rows]
     rb = RowBlock(bound_rows, columns)
+    n_rows = len(bound_rows)
     lay.row_blocks.append(rb)
     index = len(lay.row_blocks) - 1
     for i, bound in enumerate(bound_rows):
@@ -306,7 +332,7 @@ def _place_rows(
                 local[name] = ref(cat_title, cat_first + i, fields.index(col) + 1)
             node = R(key_name)
             lay.formulas.append(
-                FormulaCell(title, r, 1, node, to_excel(node, local, ranges), ("row", index, i, key_name), "@")
+                FormulaCell(title, r, 1, node, to_excel(node, local, ranges, lang), ("row", index, i, key_name), "@")
             )
         for j, name in enumerate(columns, start=2):
             local[name] = f"${get_column_letter(j)}{r}"
@@ -319,11 +345,37 @@ def _place_rows(
                     r,
                     j,
                     expr,
-                    to_excel(expr, local, ranges),
+                    to_excel(expr, local, ranges, lang),
                     ("row", index, i, name),
                     graph[name].unit.number_format,
                 )
             )
+    return columns, n_rows
+
+
+def _chart(
+    lay: Layout,
+    title: str,
+    block: dict,
+    anchor: str,
+    placed: dict[str, tuple[str, int]],
+    tables: dict[tuple[str, str], tuple[int, int, list[str]]],
+) -> Chart:
+    """A chart over consecutive quantity rows of this sheet, or over columns of a live table on it."""
+    lang = lay.lang
+    label = block[f"title_{lang}"]
+    if "names" in block:
+        rows = [placed[n][1] for n in block["names"]]
+        if any(placed[n][0] != title for n in block["names"]) or rows != list(range(rows[0], rows[0] + len(rows))):
+            raise ValueError(f"chart {label!r}: {block['names']} must be consecutive rows of sheet {title}")
+        series = ((rows[0] - 1, rows[0], rows[-1], VALUE_COL),)
+        categories = (rows[0], rows[-1], 1)
+    else:
+        header, n, columns = tables[(title, block["table"])]
+        first = header + 2
+        series = tuple((header, first, first + n - 1, columns.index(c) + 2) for c in block["columns"])
+        categories = (first, first + n - 1, 1)
+    return Chart(title, block["chart"], label, anchor, series, categories, block.get(f"y_title_{lang}", ""))
 
 
 def _place_guide(lay: Layout, title: str, guide: dict, catalog: Catalog) -> None:

@@ -30,36 +30,46 @@ def soffice() -> str | None:
     return shutil.which("soffice") or shutil.which("libreoffice")
 
 
-def recalculate(path: Path) -> dict[tuple[str, str], Value]:
-    """Open `path` in LibreOffice (en-US, full recalculation), save a copy, return (sheet, cell) → value."""
+def _convert(path: Path, work: Path, target: str) -> Path:
+    """Run soffice --convert-to with a private profile that forces recalculation; return the output file."""
     binary = soffice()
     if binary is None:
         raise FileNotFoundError("LibreOffice (soffice) is not installed")
+    profile = work / "profile" / "user"
+    profile.mkdir(parents=True, exist_ok=True)
+    (profile / "registrymodifications.xcu").write_text(_PROFILE, encoding="utf-8")
+    out = work / "out"
+    env = dict(os.environ, LC_ALL="en_US.UTF-8", LANG="en_US.UTF-8")
+    subprocess.run(
+        [
+            binary,
+            f"-env:UserInstallation=file://{work / 'profile'}",
+            "--headless",
+            "--norestore",
+            "--convert-to",
+            target,
+            "--outdir",
+            str(out),
+            str(path.resolve()),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+        env=env,
+    )
+    return out / f"{path.stem}.{target.split(':')[0]}"
+
+
+def render_pdf(path: Path, work: Path) -> Path:
+    """Print every sheet of the workbook to PDF with LibreOffice (charts included)."""
+    return _convert(path, work, "pdf")
+
+
+def recalculate(path: Path) -> dict[tuple[str, str], Value]:
+    """Open `path` in LibreOffice (en-US, full recalculation), save a copy, return (sheet, cell) → value."""
     with tempfile.TemporaryDirectory(prefix="kalkulator-lo-") as tmp:
-        work = Path(tmp)
-        profile = work / "profile" / "user"
-        profile.mkdir(parents=True)
-        (profile / "registrymodifications.xcu").write_text(_PROFILE, encoding="utf-8")
-        out = work / "out"
-        env = dict(os.environ, LC_ALL="en_US.UTF-8", LANG="en_US.UTF-8")
-        subprocess.run(
-            [
-                binary,
-                f"-env:UserInstallation=file://{work / 'profile'}",
-                "--headless",
-                "--norestore",
-                "--convert-to",
-                "xlsx",
-                "--outdir",
-                str(out),
-                str(path.resolve()),
-            ],
-            check=True,
-            capture_output=True,
-            timeout=300,
-            env=env,
-        )
-        book = openpyxl.load_workbook(out / path.name, data_only=True)
+        converted = _convert(path, Path(tmp), "xlsx")
+        book = openpyxl.load_workbook(converted, data_only=True)
         values: dict[tuple[str, str], Value] = {}
         for ws in book.worksheets:
             for row in ws.iter_rows():

@@ -93,7 +93,7 @@ def expected_values(
     table_inputs: Mapping[tuple[int, int], dict[str, Value]] | None = None,
 ) -> dict[tuple, Value]:
     """Python's value for every formula cell under `settings` (and changed table key cells)."""
-    scenario = graph.evaluate(settings, columns)
+    scenario = graph.evaluate(settings, columns, layout.lang)
     rows: dict[tuple[int, int], dict[str, Value]] = {}
     out: dict[tuple, Value] = {}
     for f in layout.formulas:
@@ -105,7 +105,7 @@ def expected_values(
             rb = layout.row_blocks[block]
             bound = dict(rb.bound[i])
             bound.update((table_inputs or {}).get((block, i), {}))
-            rows[(block, i)] = bound | graph.evaluate_row(scenario, bound, rb.columns, columns)
+            rows[(block, i)] = bound | graph.evaluate_row(scenario, bound, rb.columns, columns, layout.lang)
         out[f.key] = rows[(block, i)][name]
     return out
 

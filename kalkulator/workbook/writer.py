@@ -11,12 +11,16 @@ import zipfile
 from pathlib import Path
 
 from openpyxl import Workbook
+from openpyxl.chart import BarChart, LineChart, Reference
+from openpyxl.chart.data_source import StrRef
+from openpyxl.chart.series import SeriesLabel
 from openpyxl.styles import Alignment, Font, PatternFill, Protection
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.pagebreak import Break
 
-from kalkulator.workbook.layout import Layout
+from kalkulator.workbook.layout import Chart, Layout
 
 YELLOW = PatternFill("solid", fgColor="FFF2CC")
 HEADER = PatternFill("solid", fgColor="DDEBF7")
@@ -62,14 +66,42 @@ def render(layout: Layout) -> Workbook:
         ws.freeze_panes = "A4"
         for col, width in layout.widths.get(title, {}).items():
             ws.column_dimensions[get_column_letter(col)].width = width
+        ws.page_setup.orientation = "landscape"
         ws.protection.sheet = True
         ws.protection.formatColumns = False
         ws.protection.formatRows = False
     _validations(layout, sheets)
+    for chart in layout.charts:
+        _add_chart(sheets[chart.sheet], chart)
     wb.properties.creator = "kalkulator"
     wb.properties.created = FIXED_STAMP
     wb.properties.modified = FIXED_STAMP
     return wb
+
+
+def _add_chart(ws, spec: Chart) -> None:
+    chart = BarChart() if spec.kind == "bar" else LineChart()
+    if spec.kind == "bar":
+        chart.type = "col"
+        chart.legend = None
+    chart.title = spec.title
+    chart.y_axis.title = spec.y_title
+    chart.y_axis.numFmt = "#,##0"
+    for title_row, first, last, col in spec.series:
+        data = Reference(ws, min_col=col, min_row=first, max_row=last)
+        chart.add_data(data, titles_from_data=False)
+        chart.series[-1].tx = None
+        if spec.kind == "line":
+            chart.series[-1].tx = SeriesLabel(strRef=StrRef(f"'{ws.title}'!${get_column_letter(col)}${title_row}"))
+            chart.series[-1].smooth = False
+    first, last, col = spec.categories
+    chart.set_categories(Reference(ws, min_col=col, min_row=first, max_row=last))
+    chart.x_axis.tickLblPos = "low"
+    chart.x_axis.delete = False
+    chart.y_axis.delete = False
+    chart.height, chart.width = 9.5, 17
+    ws.add_chart(chart, spec.anchor)
+    ws.row_breaks.append(Break(id=int(spec.anchor[1:]) - 1))  # print the chart whole, on a page of its own
 
 
 def _validations(layout: Layout, sheets: dict) -> None:

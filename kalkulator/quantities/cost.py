@@ -1,0 +1,362 @@
+"""Cost chain: capex and depreciation, on-premise, cloud-GPU and API cost per 1M tokens, in rupiah."""
+
+from __future__ import annotations
+
+from kalkulator.expr import EQ, IF, R, safe_div
+from kalkulator.quantities.base import Quantity, lookup, row_of
+
+BOOK_COST = "Buku, Bab 16.1: Cost/token = (hardware/lifetime_hari + listrik/hari + maintenance/hari) / tokens_per_hari"
+BOOK_API = "Buku, Bab harga API Indonesia: USD × kurs + PPN 11 % + PPh 22"
+
+
+def _capex_item(name: str, label_id: str, label_en: str, doc: str, default: float, source: str) -> Quantity:
+    return Quantity(name, label_id, label_en, doc, source, default=default)
+
+
+TAXES = (
+    Quantity(
+        "usd_idr",
+        "Kurs USD ke Rupiah",
+        "USD to rupiah rate",
+        "Rupiah per US dollar.",
+        "Buku, Bab 4 (asumsi TCO): Rp 16.500/USD",
+        default=16500,
+    ),
+    Quantity(
+        "ppn_mode",
+        "PPN berlaku?",
+        "VAT (PPN) applies?",
+        "on: add PPN to dollar prices (hardware, cloud, API).",
+        "UU HPP 2021: PPN 11 %",
+        default="on",
+        options=("on", "off"),
+    ),
+    Quantity("ppn_pct", "Tarif PPN", "VAT (PPN) rate", "Value-added tax rate.", "UU HPP 2021: 11 %", default=11),
+    Quantity(
+        "pph22_mode",
+        "PPh 22 berlaku? (API)",
+        "Income tax PPh 22 applies? (API)",
+        "on: add PPh 22 to API prices (provider without a permanent establishment, per the book).",
+        BOOK_API,
+        default="off",
+        options=("on", "off"),
+    ),
+    Quantity(
+        "pph22_pct",
+        "Tarif PPh 22",
+        "PPh 22 rate",
+        "Rate the book applies to API payments.",
+        "Buku, Bab harga API Indonesia: PPh 22 (15 %)",
+        default=15,
+    ),
+    Quantity(
+        "ppn_multiplier_ratio",
+        "Pengali PPN",
+        "VAT multiplier",
+        "1 + PPN when it applies.",
+        "UU HPP 2021",
+        expr=1 + IF(EQ(R("ppn_mode"), "on"), R("ppn_pct") / 100, 0),
+    ),
+    Quantity(
+        "api_tax_multiplier_ratio",
+        "Pengali pajak API",
+        "API tax multiplier",
+        "(1 + PPN) × (1 + PPh 22 when on).",
+        BOOK_API,
+        expr=R("ppn_multiplier_ratio") * (1 + IF(EQ(R("pph22_mode"), "on"), R("pph22_pct") / 100, 0)),
+    ),
+)
+
+CAPEX = (
+    lookup(
+        "gpu_price_usd",
+        "gpu",
+        "price_usd",
+        "Harga GPU",
+        "GPU price",
+        "List or street price per GPU (0 when the catalog has none: type a quote).",
+    ),
+    Quantity(
+        "gpu_capex_idr",
+        "Belanja GPU",
+        "GPU purchase",
+        "GPU price × GPUs × USD rate × (1 + PPN).",
+        "Buku, harga akhir = harga dasar × kurs + PPN 11 % (+ bea masuk 0–10 %)",
+        expr=R("gpu_price_usd") * R("n_gpus") * R("usd_idr") * R("ppn_multiplier_ratio"),
+    ),
+    _capex_item(
+        "server_capex_idr",
+        "Server/host (tanpa GPU)",
+        "Server/host (without GPUs)",
+        "CPU, board, memory, PSU, chassis.",
+        20_000_000,
+        "Buku, Bab 16.1: workstation RTX 4090 ≈ Rp 50 juta, GPU ≈ Rp 29 juta",
+    ),
+    _capex_item("network_capex_idr", "Jaringan", "Network", "Switches, NICs, cabling.", 0, "Buku, TCO: jaringan"),
+    _capex_item(
+        "storage_capex_idr",
+        "Penyimpanan",
+        "Storage",
+        "NVMe for models and logs.",
+        0,
+        "Buku, TCO: NVMe Gen4 4 TB Rp 4–6 juta",
+    ),
+    _capex_item(
+        "cooling_capex_idr",
+        "Pendinginan",
+        "Cooling",
+        "Precision AC, liquid cooling.",
+        0,
+        "Buku, TCO: precision AC Rp 80–150 juta per unit",
+    ),
+    _capex_item(
+        "setup_capex_idr",
+        "Instalasi dan setup",
+        "Installation and setup",
+        "Racking, wiring, setup work.",
+        0,
+        "Buku, TCO: instalasi",
+    ),
+    Quantity(
+        "hardware_capex_idr",
+        "Total belanja modal (capex)",
+        "Total capital expense (capex)",
+        "GPUs + server + network + storage + cooling + setup. Type a quote to use it instead.",
+        "Buku, TCO: GPU, server, jaringan, pendinginan",
+        expr=R("gpu_capex_idr")
+        + R("server_capex_idr")
+        + R("network_capex_idr")
+        + R("storage_capex_idr")
+        + R("cooling_capex_idr")
+        + R("setup_capex_idr"),
+        overridable=True,
+    ),
+    Quantity(
+        "lifetime_years",
+        "Umur ekonomis",
+        "Useful life",
+        "Years over which hardware is depreciated.",
+        "Buku, Bab 16.1: 3 tahun (1.095 hari)",
+        default=3,
+    ),
+    Quantity(
+        "residual_pct",
+        "Nilai sisa",
+        "Residual value",
+        "Value left at the end of the useful life.",
+        "Buku, Bab 4: GPU disusutkan 3 tahun, nilai sisa 10 %",
+        default=10,
+    ),
+    Quantity(
+        "depreciation_idr_per_day",
+        "Penyusutan per hari",
+        "Depreciation per day",
+        "Straight line: capex × (1 − residual) ÷ (life × days per year).",
+        BOOK_COST,
+        expr=safe_div(R("hardware_capex_idr") * (1 - R("residual_pct") / 100), R("lifetime_years") * R("year_days")),
+    ),
+    Quantity(
+        "maintenance_idr_per_year",
+        "Pemeliharaan per tahun",
+        "Maintenance per year",
+        "Spare parts, service, warranty.",
+        "Buku, Bab 16.1: RTX 4090 Rp 500.000/tahun",
+        default=500_000,
+    ),
+    Quantity(
+        "staff_idr_per_month",
+        "Porsi biaya SDM per bulan",
+        "Staff cost share per month",
+        "Share of engineers' cost for running the system (all deployment modes).",
+        "Buku, studi kasus: SDM Rp 30 juta/bulan",
+        default=0,
+    ),
+    Quantity(
+        "maintenance_idr_per_day",
+        "Pemeliharaan per hari",
+        "Maintenance per day",
+        "Per year ÷ days per year.",
+        BOOK_COST,
+        expr=R("maintenance_idr_per_year") / R("year_days"),
+    ),
+    Quantity(
+        "staff_idr_per_day",
+        "SDM per hari",
+        "Staff per day",
+        "Per month ÷ days per month.",
+        BOOK_COST,
+        expr=R("staff_idr_per_month") / R("month_days"),
+    ),
+)
+
+ONPREM = (
+    Quantity(
+        "tokens_per_day",
+        "Token per hari (kapasitas)",
+        "Tokens per day (capacity)",
+        "Throughput × 86,400 s × duty cycle.",
+        "Buku, Bab 16.1: tok/s × 24 × 3600 × duty cycle",
+        expr=R("throughput_tok_s") * 86400 * R("duty_cycle_frac"),
+    ),
+    Quantity(
+        "onprem_cost_idr_per_day",
+        "Biaya on-premise per hari",
+        "On-premise cost per day",
+        "Depreciation + electricity + maintenance + staff.",
+        BOOK_COST,
+        expr=R("depreciation_idr_per_day")
+        + R("electricity_idr_per_day")
+        + R("maintenance_idr_per_day")
+        + R("staff_idr_per_day"),
+    ),
+    Quantity(
+        "cost_idr_per_1m_tokens",
+        "Biaya on-premise per 1 juta token",
+        "On-premise cost per 1M tokens",
+        "Cost per day ÷ tokens per day × 1,000,000.",
+        BOOK_COST,
+        expr=safe_div(R("onprem_cost_idr_per_day") * 1e6, R("tokens_per_day")),
+    ),
+)
+
+CLOUD = (
+    Quantity(
+        "cloud_offer_name",
+        "Penawaran cloud GPU",
+        "Cloud GPU offer",
+        "Instance rented by the hour.",
+        "Katalog Harga: cloud GPU",
+        default="RunPod RTX 4090",
+        choices=("cloud", "name"),
+    ),
+    row_of("cloud", "cloud_offer_name", "Baris cloud", "Cloud row"),
+    lookup("cloud_gpu_name", "cloud", "gpu", "GPU di penawaran", "GPU of the offer", "GPU model of the instance."),
+    lookup("cloud_offer_gpus", "cloud", "gpus", "GPU per instance", "GPUs per instance", "GPUs in one instance."),
+    lookup(
+        "cloud_usd_per_hour",
+        "cloud",
+        "usd_per_hour",
+        "Harga per jam (USD)",
+        "Price per hour (USD)",
+        "On-demand price of the instance (0 when billed in rupiah).",
+    ),
+    lookup(
+        "cloud_listed_idr_per_hour",
+        "cloud",
+        "idr_per_hour",
+        "Harga per jam (Rupiah)",
+        "Price per hour (rupiah)",
+        "Price of providers billing in rupiah (0 when billed in USD).",
+    ),
+    Quantity(
+        "cloud_gpu_match_flag",
+        "GPU cloud = GPU skenario?",
+        "Cloud GPU = scenario GPU?",
+        "FALSE means the offer rents another GPU than the one whose speed is computed.",
+        "Consistency check",
+        expr=EQ(R("cloud_gpu_name"), R("gpu_name")),
+    ),
+    Quantity(
+        "cloud_idr_per_gpu_hour",
+        "Biaya cloud per GPU-jam",
+        "Cloud cost per GPU-hour",
+        "Rupiah price, or dollar price × rate × (1 + PPN), ÷ GPUs per instance.",
+        "Buku, Bab 16.3 (biaya cloud GPU per jam)",
+        expr=safe_div(
+            IF(
+                R("cloud_listed_idr_per_hour") > 0,
+                R("cloud_listed_idr_per_hour"),
+                R("cloud_usd_per_hour") * R("usd_idr") * R("ppn_multiplier_ratio"),
+            ),
+            R("cloud_offer_gpus"),
+        ),
+    ),
+    Quantity(
+        "cloud_hours_per_day",
+        "Jam sewa per hari",
+        "Rented hours per day",
+        "Hours per day the instance is rented (24 = always on).",
+        "Buku, Bab 16.3",
+        default=24,
+    ),
+    Quantity(
+        "cloud_idr_per_day",
+        "Biaya cloud per hari",
+        "Cloud cost per day",
+        "Per GPU-hour × GPUs × rented hours.",
+        "Buku, Bab 16.3 (dikoreksi: × 24 jam)",
+        expr=R("cloud_idr_per_gpu_hour") * R("n_gpus") * R("cloud_hours_per_day"),
+    ),
+    Quantity(
+        "cloud_idr_per_month",
+        "Biaya cloud per bulan",
+        "Cloud cost per month",
+        "Per day × days per month.",
+        "Buku, Bab 16.3",
+        expr=R("cloud_idr_per_day") * R("month_days"),
+    ),
+    Quantity(
+        "cloud_cost_idr_per_1m_tokens",
+        "Biaya cloud per 1 juta token",
+        "Cloud cost per 1M tokens",
+        "Rent per day ÷ tokens per day × 1,000,000 (the book divided an hourly price by daily tokens).",
+        "Buku, Bab 16.3 (dikoreksi)",
+        expr=safe_div(R("cloud_idr_per_day") * 1e6, R("tokens_per_day")),
+    ),
+)
+
+API = (
+    Quantity(
+        "api_name",
+        "API pembanding",
+        "API to compare",
+        "Hosted model priced per token.",
+        "Katalog Harga: API",
+        default="OpenAI GPT-4o",
+        choices=("api", "name"),
+    ),
+    row_of("api", "api_name", "Baris API", "API row"),
+    lookup(
+        "api_input_usd_per_1m",
+        "api",
+        "input_usd_per_1m",
+        "Harga token input",
+        "Input token price",
+        "USD per 1M input tokens.",
+    ),
+    lookup(
+        "api_output_usd_per_1m",
+        "api",
+        "output_usd_per_1m",
+        "Harga token output",
+        "Output token price",
+        "USD per 1M output tokens.",
+    ),
+    Quantity(
+        "api_output_share_frac",
+        "Porsi token output",
+        "Output share of tokens",
+        "Output tokens ÷ all tokens billed.",
+        "Buku, Bab 17.2: rasio input:output 1:3",
+        default=0.75,
+    ),
+    Quantity(
+        "api_blended_usd_per_1m",
+        "Harga API campuran",
+        "Blended API price",
+        "Input price × input share + output price × output share.",
+        "Buku, Bab 17.2",
+        expr=R("api_input_usd_per_1m") * (1 - R("api_output_share_frac"))
+        + R("api_output_usd_per_1m") * R("api_output_share_frac"),
+    ),
+    Quantity(
+        "api_cost_idr_per_1m_tokens",
+        "Biaya API per 1 juta token",
+        "API cost per 1M tokens",
+        "Blended price × USD rate × taxes.",
+        BOOK_API,
+        expr=R("api_blended_usd_per_1m") * R("usd_idr") * R("api_tax_multiplier_ratio"),
+    ),
+)
+
+QUANTITIES = (*TAXES, *CAPEX, *ONPREM, *CLOUD, *API)

@@ -1,0 +1,146 @@
+"""Energy chain: system power, idle vs load with a duty cycle, PUE, kWh and rupiah per day/month/year."""
+
+from __future__ import annotations
+
+from kalkulator.expr import R
+from kalkulator.quantities.base import Quantity, lookup, row_of
+
+BOOK_POWER = "Buku, Bab 16.1: kWh = W × 24 jam ÷ 1000; Rp = kWh × tarif"
+
+QUANTITIES = (
+    Quantity(
+        "tariff_name",
+        "Tarif listrik",
+        "Electricity tariff",
+        "PLN tariff group or data-centre power rate.",
+        "Katalog Harga: tarif",
+        default="PLN B-2/TR 6600VA-200kVA",
+        choices=("tariff", "name"),
+    ),
+    row_of("tariff", "tariff_name", "Baris tarif", "Tariff row"),
+    lookup(
+        "electricity_idr_per_kwh",
+        "tariff",
+        "idr_per_kwh",
+        "Harga listrik",
+        "Electricity price",
+        "Rupiah per kWh of the chosen tariff.",
+    ),
+    Quantity(
+        "host_power_w",
+        "Daya sistem selain GPU",
+        "System power besides the GPUs",
+        "CPU, memory, disks, fans and PSU losses at load.",
+        "Buku, Bab 16.1: RTX 4090 450 W, sistem 600 W",
+        default=150,
+    ),
+    Quantity(
+        "system_power_w",
+        "Daya sistem saat beban",
+        "System power at load",
+        "GPU TDP × GPUs + the rest of the system. Type a measured wall power to use it.",
+        BOOK_POWER,
+        expr=R("gpu_tdp_w") * R("n_gpus") + R("host_power_w"),
+        overridable=True,
+    ),
+    Quantity(
+        "duty_cycle_frac",
+        "Duty cycle (porsi waktu melayani)",
+        "Duty cycle (share of time serving)",
+        "Share of the day the system generates tokens.",
+        "Buku, Bab 16.1: 70 % on-premise",
+        default=0.7,
+    ),
+    Quantity(
+        "idle_power_frac",
+        "Daya idle (porsi daya beban)",
+        "Idle power (share of load power)",
+        "Power drawn while idle as a share of load power; 1 = always at full load.",
+        "Assumption: GPU servers idle at roughly a quarter to a third of load power; measure with nvidia-smi "
+        "and a wall meter",
+        default=0.3,
+    ),
+    Quantity(
+        "average_power_w",
+        "Daya rata-rata",
+        "Average power",
+        "Load power during the duty cycle, idle power for the rest of the day.",
+        BOOK_POWER,
+        expr=R("system_power_w") * (R("duty_cycle_frac") + (1 - R("duty_cycle_frac")) * R("idle_power_frac")),
+    ),
+    Quantity(
+        "pue",
+        "PUE (efektivitas penggunaan daya)",
+        "PUE (power usage effectiveness)",
+        "Facility power ÷ IT power: cooling and power distribution on top of the servers.",
+        "Buku, Asumsi Finansial: PUE 1,3 (data center) hingga 2,0 (ruang kantor)",
+        default=1.3,
+    ),
+    Quantity(
+        "facility_power_w",
+        "Daya fasilitas",
+        "Facility power",
+        "Average power × PUE.",
+        "The Green Grid, PUE definition",
+        expr=R("average_power_w") * R("pue"),
+    ),
+    Quantity(
+        "year_days", "Hari per tahun", "Days per year", "Days in a year.", "Buku: 3 tahun = 1.095 hari", default=365
+    ),
+    Quantity(
+        "month_days",
+        "Hari per bulan",
+        "Days per month",
+        "Days per year ÷ 12, so twelve months make one year.",
+        "365 ÷ 12 = 30,42",
+        expr=R("year_days") / 12,
+    ),
+    Quantity(
+        "energy_kwh_per_day",
+        "Energi per hari",
+        "Energy per day",
+        "Facility power × 24 h ÷ 1000.",
+        BOOK_POWER,
+        expr=R("facility_power_w") * 24 / 1000,
+    ),
+    Quantity(
+        "energy_kwh_per_month",
+        "Energi per bulan",
+        "Energy per month",
+        "Per day × days per month.",
+        BOOK_POWER,
+        expr=R("energy_kwh_per_day") * R("month_days"),
+    ),
+    Quantity(
+        "energy_kwh_per_year",
+        "Energi per tahun",
+        "Energy per year",
+        "Per day × days per year.",
+        BOOK_POWER,
+        expr=R("energy_kwh_per_day") * R("year_days"),
+    ),
+    Quantity(
+        "electricity_idr_per_day",
+        "Biaya listrik per hari",
+        "Electricity cost per day",
+        "kWh per day × tariff.",
+        BOOK_POWER,
+        expr=R("energy_kwh_per_day") * R("electricity_idr_per_kwh"),
+    ),
+    Quantity(
+        "electricity_idr_per_month",
+        "Biaya listrik per bulan",
+        "Electricity cost per month",
+        "kWh per month × tariff.",
+        BOOK_POWER,
+        expr=R("energy_kwh_per_month") * R("electricity_idr_per_kwh"),
+    ),
+    Quantity(
+        "electricity_idr_per_year",
+        "Biaya listrik per tahun",
+        "Electricity cost per year",
+        "kWh per year × tariff.",
+        BOOK_POWER,
+        expr=R("energy_kwh_per_year") * R("electricity_idr_per_kwh"),
+    ),
+)

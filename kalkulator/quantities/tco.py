@@ -1,0 +1,128 @@
+"""TCO over a horizon for the book's four deployment modes, with straight-line depreciation and residual value."""
+
+from __future__ import annotations
+
+from kalkulator.expr import IF, MIN, R, safe_div
+from kalkulator.quantities.base import Quantity, lookup, row_of
+
+BOOK_TCO = "Buku, Bab TCO: capex + opex bulanan × bulan; empat mode: VPS cloud GPU, dedicated, colocation, on-premise"
+
+QUANTITIES = (
+    Quantity(
+        "horizon_years",
+        "Horizon TCO",
+        "TCO horizon",
+        "Years the deployment is compared over (3 or 5).",
+        "Buku, Bab TCO: 3 dan 5 tahun",
+        default=3,
+    ),
+    Quantity(
+        "book_value_end_idr",
+        "Nilai buku di akhir horizon",
+        "Book value at the horizon",
+        "Capex less straight-line depreciation for min(horizon, life) years; never below the residual value.",
+        "Buku, Bab 4: penyusutan garis lurus dengan nilai sisa",
+        expr=R("hardware_capex_idr")
+        * (
+            1
+            - (1 - R("residual_pct") / 100)
+            * safe_div(MIN(R("horizon_years"), R("lifetime_years")), R("lifetime_years"))
+        ),
+    ),
+    Quantity(
+        "onprem_opex_idr_per_month",
+        "Opex on-premise per bulan",
+        "On-premise opex per month",
+        "Electricity (× PUE) + maintenance + staff.",
+        BOOK_TCO,
+        expr=R("electricity_idr_per_month") + R("maintenance_idr_per_year") / 12 + R("staff_idr_per_month"),
+    ),
+    Quantity(
+        "tco_idr",
+        "TCO on-premise",
+        "On-premise TCO",
+        "Capex − book value at the horizon + opex × months.",
+        BOOK_TCO,
+        expr=R("hardware_capex_idr")
+        - R("book_value_end_idr")
+        + R("onprem_opex_idr_per_month") * 12 * R("horizon_years"),
+    ),
+    Quantity(
+        "colocation_name",
+        "Paket colocation",
+        "Colocation plan",
+        "Rack space rented for your own server.",
+        "Katalog Harga: hosting",
+        default="Book colocation 4x A100",
+        choices=("hosting", "name"),
+    ),
+    row_of("hosting", "colocation_name", "Baris colocation", "Colocation row"),
+    lookup(
+        "colocation_plan_idr_per_month",
+        "hosting",
+        "idr_per_month",
+        "Sewa paket colocation per bulan",
+        "Colocation plan rent per month",
+        "Rack rent of the chosen plan.",
+    ),
+    lookup(
+        "colocation_plan_gpus",
+        "hosting",
+        "gpus",
+        "GPU yang dicakup paket",
+        "GPUs the plan is sized for",
+        "0 = a fixed slot, not sized per GPU.",
+    ),
+    Quantity(
+        "colocation_idr_per_month",
+        "Sewa colocation per bulan (skenario)",
+        "Colocation rent per month (scenario)",
+        "Plan rent scaled to the scenario's GPUs (plan rent ÷ its GPUs × GPUs); a fixed slot is taken as is.",
+        BOOK_TCO,
+        expr=IF(
+            R("colocation_plan_gpus") > 0,
+            R("colocation_plan_idr_per_month") / R("colocation_plan_gpus") * R("n_gpus"),
+            R("colocation_plan_idr_per_month"),
+        ),
+    ),
+    Quantity(
+        "tco_colocation_idr",
+        "TCO colocation",
+        "Colocation TCO",
+        "On-premise TCO + rack rent × months (power metered at the chosen tariff).",
+        BOOK_TCO,
+        expr=R("tco_idr") + R("colocation_idr_per_month") * 12 * R("horizon_years"),
+    ),
+    Quantity(
+        "dedicated_idr_per_gpu_month",
+        "Sewa dedicated per GPU per bulan",
+        "Dedicated rent per GPU per month",
+        "Monthly rent of a GPU server in a provider's data centre, power included, per GPU.",
+        "Buku, Bab TCO: dedicated Rp 80–120 juta/bulan untuk 4× A100 → Rp 20 juta per GPU",
+        default=20_000_000,
+    ),
+    Quantity(
+        "dedicated_idr_per_month",
+        "Sewa dedicated per bulan",
+        "Dedicated rent per month",
+        "Rent per GPU × GPUs.",
+        BOOK_TCO,
+        expr=R("dedicated_idr_per_gpu_month") * R("n_gpus"),
+    ),
+    Quantity(
+        "tco_dedicated_idr",
+        "TCO dedicated",
+        "Dedicated TCO",
+        "(Rent + staff) × months.",
+        BOOK_TCO,
+        expr=(R("dedicated_idr_per_month") + R("staff_idr_per_month")) * 12 * R("horizon_years"),
+    ),
+    Quantity(
+        "tco_cloud_idr",
+        "TCO cloud GPU",
+        "Cloud GPU TCO",
+        "(Cloud rent + staff) × months.",
+        BOOK_TCO,
+        expr=(R("cloud_idr_per_month") + R("staff_idr_per_month")) * 12 * R("horizon_years"),
+    ),
+)

@@ -1,0 +1,206 @@
+"""The money chain against the book's worked examples (recomputed by hand) and written-out arithmetic.
+
+Book: shared/seeds/003_06321c9005abb9fa.txt ("Kalkulasi Token Generation"); L = line in that file.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from kalkulator.cli import main
+
+# L1106–1110: a 600 W system running 24 h at Rp 1,699/kWh, no idle phase, no facility overhead.
+BOOK_POWER = {"system_power_w": 600, "idle_power_frac": 1, "pue": 1, "electricity_idr_per_kwh": 1699}
+# L1100–1123: RTX 4090 workstation, Rp 50 juta over 3 years (1,095 days), Rp 500,000/year maintenance, 151 tok/s
+# for one user at a 70 % duty cycle; straight-line without residual value, as the book does.
+BOOK_4090 = {
+    **BOOK_POWER,
+    "hardware_capex_idr": 50_000_000,
+    "residual_pct": 0,
+    "lifetime_years": 3,
+    "year_days": 365,
+    "maintenance_idr_per_year": 500_000,
+    "staff_idr_per_month": 0,
+    "decode_tok_s": 151,
+    "concurrent_users": 1,
+    "duty_cycle_frac": 0.7,
+}
+
+
+def test_electricity_per_day(calc):
+    out = calc(**BOOK_POWER)
+    assert out["energy_kwh_per_day"] == pytest.approx(600 * 24 / 1000, rel=1e-12)  # 14.4 kWh
+    assert out["electricity_idr_per_day"] == pytest.approx(14.4 * 1699, rel=1e-12)
+    assert round(out["electricity_idr_per_day"]) == 24_466
+
+
+def test_power_with_duty_cycle_idle_and_pue(calc):
+    # 1,000 W at load 50 % of the day, 30 % of that power while idle, PUE 1.5: 1000 × (0.5 + 0.5 × 0.3) × 1.5 W.
+    out = calc(system_power_w=1000, duty_cycle_frac=0.5, idle_power_frac=0.3, pue=1.5, electricity_idr_per_kwh=1000)
+    assert out["facility_power_w"] == pytest.approx(1000 * (0.5 + 0.5 * 0.3) * 1.5, rel=1e-12)
+    assert out["electricity_idr_per_month"] == pytest.approx(975 * 24 / 1000 * 365 / 12 * 1000, rel=1e-12)
+
+
+def test_rtx_4090_cost_per_million_tokens(calc):
+    out = calc(**BOOK_4090)
+    assert out["depreciation_idr_per_day"] == pytest.approx(50_000_000 / 1095, rel=1e-12)  # Rp 45,662
+    assert round(out["depreciation_idr_per_day"]) == 45_662
+    assert round(out["maintenance_idr_per_day"]) == 1_370  # 500,000 / 365
+    assert out["tokens_per_day"] == pytest.approx(151 * 86_400 * 0.7, rel=1e-12) == 9_132_480
+    per_day = 50_000_000 / 1095 + 600 * 24 / 1000 * 1699 + 500_000 / 365
+    assert out["cost_idr_per_1m_tokens"] == pytest.approx(per_day / 9_132_480 * 1e6, rel=1e-12)
+    assert round(out["cost_idr_per_1m_tokens"]) == 7_829  # the book: Rp 7.83 per 1K tokens
+
+
+def test_cloud_a100_per_token_erratum(calc):
+    # L1143: Rp 19,500 per hour and 39,657,600 tokens per day. Per day the rent is 19,500 × 24:
+    # Rp 11.80 per 1K tokens = Rp 11,801 per 1M (the book divided the hourly price by daily tokens: Rp 0.49).
+    out = calc(cloud_idr_per_gpu_hour=19_500, n_gpus=1, cloud_hours_per_day=24, tokens_per_day=39_657_600)
+    assert out["cloud_cost_idr_per_1m_tokens"] == pytest.approx(19_500 * 24 / 39_657_600 * 1e6, rel=1e-12)
+    assert round(out["cloud_cost_idr_per_1m_tokens"] / 1000, 2) == 11.80
+
+
+def test_cloud_dollar_price_gets_rate_and_vat(calc):
+    out = calc(cloud_usd_per_hour=2.0, cloud_listed_idr_per_hour=0, cloud_offer_gpus=1, usd_idr=16_000, ppn_pct=11)
+    assert out["cloud_idr_per_gpu_hour"] == pytest.approx(2.0 * 16_000 * 1.11, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("capex", "api", "opex", "months"),
+    [
+        (200e6, 137e6, 15e6, 200 / (137 - 15)),  # L2175: ≈ 1.6 months
+        (115e9, 22e9, 2e9, 5.75),  # L2181 (its API figure is itself ×1000 too high; see the guide's errata)
+    ],
+)
+def test_breakeven_months(calc, capex, api, opex, months):
+    out = calc(hardware_capex_idr=capex, api_cost_idr_per_month=api, onprem_opex_idr_per_month=opex)
+    assert out["breakeven_months"] == pytest.approx(months, rel=1e-12)
+
+
+def test_no_breakeven_when_api_is_cheaper(calc):
+    out = calc(hardware_capex_idr=200e6, api_cost_idr_per_month=10e6, onprem_opex_idr_per_month=15e6)
+    assert out["breakeven_months"] == "no break-even: the API costs less than the opex"
+
+
+def test_book_api_cost_per_month(calc):
+    # L2175: Rp 137 juta = 500 M output tokens × $15 per 1M × Rp 16,500 × (1 + PPN 11 %).
+    out = calc(
+        tokens_per_month=500e6,
+        api_output_share_frac=1,
+        api_output_usd_per_1m=15,
+        usd_idr=16_500,
+        ppn_mode="on",
+        ppn_pct=11,
+        pph22_mode="off",
+    )
+    assert out["api_cost_idr_per_month"] == pytest.approx(500 * 15 * 16_500 * 1.11, rel=1e-12)  # 137,362,500
+
+
+def test_api_blend_and_taxes(calc):
+    # 1:3 input:output (L1173): $2.50 in, $10 out → 0.25 × 2.5 + 0.75 × 10 = $8.125 per 1M blended.
+    out = calc(
+        api_input_usd_per_1m=2.5,
+        api_output_usd_per_1m=10,
+        api_output_share_frac=0.75,
+        usd_idr=16_000,
+        ppn_mode="on",
+        ppn_pct=11,
+        pph22_mode="on",
+        pph22_pct=15,
+    )
+    assert out["api_blended_usd_per_1m"] == pytest.approx(8.125, rel=1e-12)
+    assert out["api_cost_idr_per_1m_tokens"] == pytest.approx(8.125 * 16_000 * 1.11 * 1.15, rel=1e-12)
+    off = calc(api_input_usd_per_1m=2.5, api_output_usd_per_1m=10, usd_idr=16_000, ppn_mode="off")
+    assert off["api_cost_idr_per_1m_tokens"] == pytest.approx(8.125 * 16_000, rel=1e-12)
+
+
+def test_tco_straight_line_with_residual(calc):
+    # Capex 100 M, 10 % residual after 3 years; over 5 years the book value stops at 10 M.
+    base = {
+        "hardware_capex_idr": 100e6,
+        "residual_pct": 10,
+        "lifetime_years": 3,
+        "onprem_opex_idr_per_month": 2e6,
+        "staff_idr_per_month": 0,
+    }
+    three = calc(**base, horizon_years=3)
+    five = calc(**base, horizon_years=5)
+    two = calc(**base, horizon_years=2)
+    assert two["book_value_end_idr"] == pytest.approx(100e6 - 90e6 * 2 / 3, rel=1e-12)
+    assert three["tco_idr"] == pytest.approx(90e6 + 2e6 * 36, rel=1e-12)
+    assert five["tco_idr"] == pytest.approx(90e6 + 2e6 * 60, rel=1e-12)
+    assert five["depreciation_idr_per_day"] == pytest.approx(90e6 / (3 * 365), rel=1e-12)
+
+
+def test_tco_modes(calc):
+    out = calc(
+        horizon_years=5,
+        colocation_idr_per_month=50e6,
+        dedicated_idr_per_gpu_month=20e6,
+        n_gpus=4,
+        cloud_idr_per_month=30e6,
+        staff_idr_per_month=1e6,
+    )
+    assert out["tco_colocation_idr"] == pytest.approx(out["tco_idr"] + 50e6 * 60, rel=1e-12)
+    assert out["tco_dedicated_idr"] == pytest.approx((20e6 * 4 + 1e6) * 60, rel=1e-12)
+    assert out["tco_cloud_idr"] == pytest.approx((30e6 + 1e6) * 60, rel=1e-12)
+
+
+def test_colocation_plan_scales_per_gpu(calc):
+    # The book's colocation plan: Rp 50 juta per month for a 4× A100 server → 2 GPUs pay half.
+    out = calc(colocation_name="Book colocation 4x A100", n_gpus=2)
+    assert out["colocation_idr_per_month"] == pytest.approx(50_000_000 / 4 * 2, rel=1e-12)
+
+
+def test_hybrid_cost(calc):
+    # Book's hybrid split 70:30: on-premise fixed cost + 30 % of the demand at API prices.
+    out = calc(
+        hardware_capex_idr=120e6,
+        residual_pct=0,
+        lifetime_years=3,
+        year_days=360,
+        onprem_opex_idr_per_month=5e6,
+        api_cost_idr_per_month=40e6,
+        hybrid_api_share_frac=0.3,
+    )
+    assert out["onprem_cost_idr_per_month"] == pytest.approx(120e6 / 1080 * 30 + 5e6, rel=1e-12)
+    assert out["hybrid_cost_idr_per_month"] == pytest.approx(120e6 / 1080 * 30 + 5e6 + 0.3 * 40e6, rel=1e-12)
+
+
+def test_measured_speed_flows_into_money_chain_via_cli():
+    def cost(speed: str) -> dict:
+        result = CliRunner().invoke(main, ["hitung", "--json", "--set", f"decode_tok_s={speed}"])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    slow, fast = cost("50"), cost("100")
+    assert fast["tokens_per_day"] == pytest.approx(2 * slow["tokens_per_day"], rel=1e-12)
+    assert fast["cost_idr_per_1m_tokens"] == pytest.approx(slow["cost_idr_per_1m_tokens"] / 2, rel=1e-12)
+    for name in [
+        "electricity_idr_per_day",
+        "electricity_idr_per_month",
+        "tokens_per_day",
+        "cost_idr_per_1m_tokens",
+        "api_cost_idr_per_1m_tokens",
+        "tco_idr",
+        "breakeven_months",
+        "hardware_capex_idr",
+        "pue",
+        "usd_idr",
+        "electricity_idr_per_kwh",
+        "duty_cycle_frac",
+        "lifetime_years",
+        "system_power_w",
+        "maintenance_idr_per_year",
+        "residual_pct",
+        "horizon_years",
+        "ppn_pct",
+        "api_input_usd_per_1m",
+        "api_output_usd_per_1m",
+        "api_output_share_frac",
+        "tokens_per_month",
+    ]:
+        assert name in slow, name
