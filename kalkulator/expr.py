@@ -11,7 +11,7 @@ import math
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
 from typing import Any
 
 Value = Any  # float | int | str | bool | None (blank) | XlError | tuple (a catalog column)
@@ -201,6 +201,10 @@ def OR(*args: object) -> Call:
     return call("OR", *args)
 
 
+def NOT(x: object) -> Call:
+    return call("NOT", x)
+
+
 def ISBLANK(x: object) -> Call:
     return call("ISBLANK", x)
 
@@ -241,7 +245,8 @@ def _snap(x: float) -> Decimal:
 
 def _xl_round(x: float, digits: float, mode: str) -> float:
     quantum = Decimal(1).scaleb(-int(digits))
-    v = abs(_snap(x)).quantize(quantum, rounding=mode)
+    with localcontext(prec=400):  # enough digits for any double at any quantum
+        v = abs(_snap(x)).quantize(quantum, rounding=mode)
     return float(-v if x < 0 else v)
 
 

@@ -10,7 +10,7 @@ import difflib
 from collections.abc import Iterable, Mapping
 
 from kalkulator.catalog import Catalog
-from kalkulator.expr import Call, Col, Value, XlError
+from kalkulator.expr import Value, XlError
 from kalkulator.graph import Graph
 
 
@@ -52,14 +52,6 @@ def parse_value(graph: Graph, name: str, raw: str, where: str) -> Value:
     return number
 
 
-def lookup_column(graph: Graph, name: str) -> tuple[str, str] | None:
-    """The (table, column) a catalog lookup reads, or None for other quantities."""
-    expr = graph[name].expr
-    if isinstance(expr, Call) and expr.fn == "INDEX" and isinstance(expr.args[0], Col):
-        return expr.args[0].table, expr.args[0].column
-    return None
-
-
 def resolve(
     graph: Graph, catalog: Catalog, settings: Mapping[str, Value], where: str = "", notes: list[str] | None = None
 ) -> dict[str, Value]:
@@ -80,8 +72,11 @@ def resolve(
         if row is not None:
             out[key] = row["name"]
             continue
-        looked_up = {n: lookup_column(graph, n) for n in graph.quantities if lookup_column(graph, n)}
-        looked_up = {n: col for n, col in looked_up.items() if col[0] == table_key}
+        looked_up = {
+            q.name: q.catalog_column
+            for q in graph.quantities.values()
+            if q.catalog_column and q.catalog_column[0] == table_key
+        }
         required = [n for n, (_, col) in looked_up.items() if table.schema.field(col).required]
         missing = [n for n in required if n not in out]
         if missing:

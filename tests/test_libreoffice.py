@@ -12,8 +12,10 @@ import subprocess
 import pytest
 
 from kalkulator.build import check_with_libreoffice, verification_passes
-from kalkulator.workbook.libreoffice import render_pdf, soffice
+from kalkulator.expr import XlError
+from kalkulator.workbook.libreoffice import recalculate, render_pdf, soffice
 from kalkulator.workbook.verify import InputSet
+from tests.test_edges import EDGES
 
 if soffice() is None:
     if os.environ.get("CI") == "true":
@@ -50,3 +52,13 @@ def test_charts_render_in_libreoffice(built_id, workbook_path, tmp_path):
         pages = _pages_with(pdf, chart.title)
         assert pages, f"chart {chart.title!r} not found in the PDF"
         assert max(_colour_pixels(pdf, p, tmp_path) for p in pages) > 200, chart.title
+
+
+@pytest.mark.parametrize("edge", list(EDGES), ids=str)
+def test_libreoffice_edge_inputs_no_error_values(catalog, tmp_path, edge):
+    inputs = InputSet(edge, EDGES[edge])
+    report = check_with_libreoffice("id", catalog, [inputs], tmp_path)
+    assert report.mismatches == []
+    values = recalculate(tmp_path / "kalkulator.xlsx")
+    errors = [(k, v) for k, v in values.items() if isinstance(v, XlError)]
+    assert errors == []

@@ -158,3 +158,21 @@ def test_failed_build_leaves_previous_file(tmp_path, catalog_copy):
     assert "models.csv:1: header must be" in result.output
     assert (out / "kalkulator.xlsx").read_bytes() == before
     assert sorted(p.name for p in out.iterdir()) == ["kalkulator.xlsx"]
+
+
+def test_interrupted_write_keeps_previous_file(tmp_path, monkeypatch):
+    import os
+
+    from kalkulator.workbook.writer import write_atomic
+
+    target = tmp_path / "kalkulator.xlsx"
+    target.write_bytes(b"previous")
+
+    def crash(*_args):
+        raise KeyboardInterrupt  # the user presses Ctrl-C just before the rename
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(target, b"new contents")
+    assert target.read_bytes() == b"previous"
+    assert [p.name for p in tmp_path.iterdir()] == ["kalkulator.xlsx"]

@@ -1,6 +1,6 @@
 """Every quantity of kalkulator, each formula defined once, in the book's order."""
 
-from kalkulator.quantities import breakeven, cost, energy, inputs, memory, speed, tco
+from kalkulator.quantities import breakeven, checks, cost, energy, inputs, memory, speed, tco
 from kalkulator.quantities.base import UNITS, Quantity, Unit, unit_key
 
 QUANTITIES: tuple[Quantity, ...] = (
@@ -11,6 +11,7 @@ QUANTITIES: tuple[Quantity, ...] = (
     *cost.QUANTITIES,
     *tco.QUANTITIES,
     *breakeven.QUANTITIES,
+    *checks.QUANTITIES,
 )
 
 __all__ = ["QUANTITIES", "UNITS", "Quantity", "Unit", "unit_key"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kalkulator.expr import INDEX, MATCH, Col, Node, R, Value
+from kalkulator.expr import IF, IFERROR, INDEX, MATCH, Col, Node, R, Value
 
 
 @dataclass(frozen=True)
@@ -111,6 +111,7 @@ class Quantity:
     overridable: bool = False  # the workbook offers a yellow cell that replaces the formula's value
     choices: tuple[str, str] | None = None  # dropdown from a catalog column (table, column)
     options: tuple[str, ...] = ()  # dropdown from fixed options
+    catalog_column: tuple[str, str] | None = None  # (table, column) a lookup reads
 
     @property
     def is_input(self) -> bool:
@@ -134,20 +135,24 @@ def row_of(table: str, key: str, label_id: str, label_en: str) -> Quantity:
         f"{table}_row",
         label_id,
         label_en,
-        f"Position of the chosen {key} in the {table} catalog.",
+        f"Position of the chosen {key} in the {table} catalog (0 = not in the catalog).",
         "Katalog (assumptions/)",
-        expr=MATCH(R(key), Col(table, "name")),
+        expr=IFERROR(MATCH(R(key), Col(table, "name")), 0),
     )
 
 
-def lookup(name: str, table: str, column: str, label_id: str, label_en: str, doc: str) -> Quantity:
-    """A value read from the chosen catalog row; a yellow override cell can replace it."""
+def lookup(
+    name: str, table: str, column: str, label_id: str, label_en: str, doc: str, fallback: float | str = 0
+) -> Quantity:
+    """A value read from the chosen catalog row (`fallback` when none is chosen); a yellow cell can replace it."""
+    row = R(f"{table}_row")
     return Quantity(
         name,
         label_id,
         label_en,
         doc,
         f"Katalog {table}: kolom {column}",
-        expr=INDEX(Col(table, column), R(f"{table}_row")),
+        expr=IF(row > 0, INDEX(Col(table, column), row), fallback),
         overridable=True,
+        catalog_column=(table, column),
     )

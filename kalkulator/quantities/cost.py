@@ -177,7 +177,7 @@ CAPEX = (
         "Maintenance per day",
         "Per year ÷ days per year.",
         BOOK_COST,
-        expr=R("maintenance_idr_per_year") / R("year_days"),
+        expr=safe_div(R("maintenance_idr_per_year"), R("year_days")),
     ),
     Quantity(
         "staff_idr_per_day",
@@ -185,7 +185,7 @@ CAPEX = (
         "Staff per day",
         "Per month ÷ days per month.",
         BOOK_COST,
-        expr=R("staff_idr_per_month") / R("month_days"),
+        expr=safe_div(R("staff_idr_per_month"), R("month_days")),
     ),
 )
 
@@ -230,7 +230,15 @@ CLOUD = (
         choices=("cloud", "name"),
     ),
     row_of("cloud", "cloud_offer_name", "Baris cloud", "Cloud row"),
-    lookup("cloud_gpu_name", "cloud", "gpu", "GPU di penawaran", "GPU of the offer", "GPU model of the instance."),
+    lookup(
+        "cloud_gpu_name",
+        "cloud",
+        "gpu",
+        "GPU di penawaran",
+        "GPU of the offer",
+        "GPU model of the instance.",
+        fallback="",
+    ),
     lookup("cloud_offer_gpus", "cloud", "gpus", "GPU per instance", "GPUs per instance", "GPUs in one instance."),
     lookup(
         "cloud_usd_per_hour",

@@ -144,7 +144,15 @@ GPU = (
         "Peak dense FP16 matrix throughput per GPU.",
     ),
     lookup("gpu_tdp_w", "gpu", "tdp_w", "Daya GPU (TDP)", "GPU power (TDP)", "Board power per GPU."),
-    lookup("gpu_backend", "gpu", "backend", "Backend", "Backend", "Compute backend: cuda, rocm, metal, sycl, cpu."),
+    lookup(
+        "gpu_backend",
+        "gpu",
+        "backend",
+        "Backend",
+        "Backend",
+        "Compute backend: cuda, rocm, metal, sycl, cpu.",
+        fallback="",
+    ),
     Quantity(
         "gpu_vram_gb",
         "Memori GPU",

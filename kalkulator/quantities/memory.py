@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import IF, MAX, MIN, ROUND, ROUNDDOWN, ROUNDUP, R, safe_div
+from kalkulator.expr import IF, MAX, MIN, ROUND, ROUNDDOWN, ROUNDUP, Msg, R
 from kalkulator.quantities.base import Quantity
 
 BOOK_VRAM = "Buku, Bab VRAM: VRAM_total = model_weights + KV_cache + overhead"
@@ -111,14 +111,16 @@ QUANTITIES = (
         "Max concurrent users",
         "(VRAM available − weights − overhead) ÷ KV cache per user, rounded down.",
         "Buku, Bab concurrency: max_users = (total_VRAM − model_weights − overhead) / KV_cache_per_user",
-        expr=MAX(
-            0,
-            ROUNDDOWN(
-                ROUND(
-                    safe_div(R("vram_available_gb") - R("weights_gb") - R("overhead_gb"), R("kv_cache_gb_per_user")), 9
-                ),
+        expr=IF(
+            R("kv_cache_gb_per_user") > 0,
+            MAX(
                 0,
+                ROUNDDOWN(
+                    ROUND((R("vram_available_gb") - R("weights_gb") - R("overhead_gb")) / R("kv_cache_gb_per_user"), 9),
+                    0,
+                ),
             ),
+            Msg("tidak dibatasi KV cache (konteks 0)", "not limited by the KV cache (context 0)"),
         ),
     ),
     Quantity(
@@ -127,8 +129,10 @@ QUANTITIES = (
         "GPUs needed",
         "Weights and KV cache spread over GPUs, each losing its runtime overhead; rounded up.",
         BOOK_VRAM,
-        expr=ROUNDUP(
-            ROUND(safe_div(R("weights_gb") + R("kv_cache_gb"), R("gpu_vram_gb") - R("vram_overhead_gb")), 9), 0
+        expr=IF(
+            R("gpu_vram_gb") > R("vram_overhead_gb"),
+            ROUNDUP(ROUND((R("weights_gb") + R("kv_cache_gb")) / (R("gpu_vram_gb") - R("vram_overhead_gb")), 9), 0),
+            Msg("memori GPU tidak lebih besar dari overhead", "GPU memory is not larger than the overhead"),
         ),
     ),
 )

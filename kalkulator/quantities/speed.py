@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import EQ, IF, MAX, R, safe_div
+from kalkulator.expr import AND, EQ, IF, MAX, R, safe_div
 from kalkulator.quantities.base import Quantity
 
 BOOK_TPS = "Buku, Bab token/s: tok/s ≈ bandwidth ÷ bytes dibaca per token"
@@ -18,12 +18,24 @@ QUANTITIES = (
         expr=IF(EQ(R("split_mode"), "tensor"), R("n_gpus"), 1),
     ),
     Quantity(
+        "usable_hardware_flag",
+        "Angka hardware lengkap?",
+        "Hardware figures complete?",
+        "FALSE when bandwidth, FLOPS or an efficiency is 0: speeds are then shown as 0 (see the status).",
+        "Consistency check",
+        expr=AND(
+            R("gpu_mem_bandwidth_gbs") * R("parallel_gpus") > 0,
+            R("gpu_fp16_tflops") * R("parallel_gpus") * R("prefill_efficiency_frac") > 0,
+            R("decode_efficiency_frac") > 0,
+        ),
+    ),
+    Quantity(
         "weights_read_gb_per_token",
         "Bobot dibaca per token",
         "Weights read per token",
         "Weights × active ÷ total parameters (MoE reads only the routed experts).",
         BOOK_TPS,
-        expr=R("weights_gb") * R("model_active_params_b") / R("model_params_b"),
+        expr=safe_div(R("weights_gb") * R("model_active_params_b"), R("model_params_b")),
     ),
     Quantity(
         "decode_read_gb_per_step",
@@ -47,7 +59,7 @@ QUANTITIES = (
         "GPU ridge point",
         "Peak FLOPS ÷ bandwidth: above this intensity a step is compute-bound.",
         "Roofline model",
-        expr=R("gpu_fp16_tflops") * 1000 / R("gpu_mem_bandwidth_gbs"),
+        expr=safe_div(R("gpu_fp16_tflops") * 1000, R("gpu_mem_bandwidth_gbs")),
     ),
     Quantity(
         "ridge_batch_users",
@@ -55,7 +67,7 @@ QUANTITIES = (
         "Batch where decode turns compute-bound",
         "Users per step at which weight reads stop being the bottleneck (KV reads ignored).",
         "Roofline model",
-        expr=R("ridge_flop_per_byte") * R("weights_read_gb_per_token") / (2 * R("model_active_params_b")),
+        expr=safe_div(R("ridge_flop_per_byte") * R("weights_read_gb_per_token"), 2 * R("model_active_params_b")),
     ),
     Quantity(
         "decode_step_memory_ms",
@@ -63,7 +75,7 @@ QUANTITIES = (
         "Memory time per step",
         "Bytes read per step ÷ bandwidth of the GPUs working in parallel (100 % efficiency).",
         BOOK_TPS,
-        expr=R("decode_read_gb_per_step") / (R("gpu_mem_bandwidth_gbs") * R("parallel_gpus")) * 1000,
+        expr=safe_div(R("decode_read_gb_per_step") * 1000, R("gpu_mem_bandwidth_gbs") * R("parallel_gpus")),
     ),
     Quantity(
         "decode_step_compute_ms",
@@ -71,13 +83,15 @@ QUANTITIES = (
         "Compute time per step",
         "Users × (2 × active params + 4 × layers × context × heads × head_dim attention FLOPs) ÷ usable FLOPS.",
         "Kaplan et al. 2020 (2N FLOPs per token); Buku, Bab arithmetic intensity",
-        expr=R("concurrent_users")
-        * (
-            2 * R("model_active_params_b") * 1e9
-            + 4 * R("model_layers") * R("context_tokens") * R("model_heads") * R("model_head_dim")
-        )
-        / (R("gpu_fp16_tflops") * 1e12 * R("parallel_gpus") * R("prefill_efficiency_frac"))
-        * 1000,
+        expr=safe_div(
+            R("concurrent_users")
+            * (
+                2 * R("model_active_params_b") * 1e9
+                + 4 * R("model_layers") * R("context_tokens") * R("model_heads") * R("model_head_dim")
+            )
+            * 1000,
+            R("gpu_fp16_tflops") * 1e12 * R("parallel_gpus") * R("prefill_efficiency_frac"),
+        ),
     ),
     Quantity(
         "decode_tok_s_ideal",
@@ -85,7 +99,7 @@ QUANTITIES = (
         "Ideal tok/s per user",
         "1 ÷ memory time per step: 100 % of peak bandwidth, no fixed costs.",
         BOOK_TPS,
-        expr=safe_div(1000, R("decode_step_memory_ms")),
+        expr=IF(R("usable_hardware_flag"), safe_div(1000, R("decode_step_memory_ms")), 0),
     ),
     Quantity(
         "decode_step_ms",
@@ -102,7 +116,7 @@ QUANTITIES = (
         "Tok/s per user (realistic)",
         "Tokens each user receives per second. Type a measured speed in the yellow cell to use it.",
         BOOK_TPS,
-        expr=safe_div(1000, R("decode_step_ms")),
+        expr=IF(R("usable_hardware_flag"), safe_div(1000, R("decode_step_ms")), 0),
         overridable=True,
     ),
     Quantity(
@@ -156,7 +170,11 @@ QUANTITIES = (
         "Prompt tokens ÷ the longer of compute and weight-read time. Type a measured speed to use it.",
         "Buku, Bab prefill",
         overridable=True,
-        expr=safe_div(R("prompt_tokens"), MAX(R("prefill_compute_s"), R("prefill_memory_s"))),
+        expr=IF(
+            R("usable_hardware_flag"),
+            safe_div(R("prompt_tokens"), MAX(R("prefill_compute_s"), R("prefill_memory_s"))),
+            0,
+        ),
     ),
     Quantity(
         "ttft_s",
