@@ -33,6 +33,15 @@ CHECKS = (
         ),
     ),
     (
+        R("gpu_price_usd") <= 0,
+        Msg(
+            "Harga GPU tidak ada di katalog: biaya on-premise, TCO dan break-even baru benar setelah Anda mengisi "
+            "Harga GPU atau Total belanja modal (Isi manual).",
+            "The catalog has no price for this GPU: on-premise cost, TCO and break-even hold only once you type "
+            "the GPU price or the total capex (manual value).",
+        ),
+    ),
+    (
         R("demand_capacity_frac") > 1,
         Msg(
             "Kebutuhan token per bulan melebihi kapasitas: tambah GPU atau pengguna bersamaan.",
