@@ -84,6 +84,8 @@ def verification_passes(catalog: Catalog, layout: Layout) -> list[InputSet]:
             "context_tokens": 131072,
             "concurrent_users": 2,
             "pph22_mode": "on",
+            "cpu_offload_frac": 0.3,
+            "allreduce_us": 50,
             "tokens_per_month": 1_000_000,
             "residual_pct": 0,
             "elapsed_months": 30,
@@ -121,6 +123,7 @@ def verification_passes(catalog: Catalog, layout: Layout) -> list[InputSet]:
                 "gpu_price_usd": 1800.0,
                 "electricity_idr_per_kwh": 2500.0,
                 "system_power_w": 900.0,
+                "decode_layer_overhead_ms": 0.2,
             },
             table_inputs,
         )

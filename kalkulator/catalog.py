@@ -79,6 +79,7 @@ GPU = Schema(
         _num("mem_bandwidth_gbs", "peak memory bandwidth, GB/s", positive=True),
         _num("vram_gib", "memory as marketed (GiB)", positive=True),
         _num("fp16_tflops", "dense FP16 matrix TFLOPS", positive=True),
+        Field("memory_type", "enum", choices=("gddr", "hbm", "lpddr", "ddr"), doc="memory technology"),
         _num("tdp_w", "board power, W", positive=True),
         _num("price_usd", "list/street price, USD", required=False, low=0),
         *_SOURCE,
@@ -158,15 +159,33 @@ KV_CACHE = Schema(
 ENGINE = Schema(
     "engine",
     "engines.csv",
-    (
-        _text("name"),
-        _num("decode_efficiency_frac", "share of peak bandwidth reached in decode", positive=True, high=1),
-        _num("decode_overhead_ms", "fixed cost per decode step, ms", low=0),
-        _num("prefill_efficiency_frac", "share of peak FP16 FLOPS reached in prefill", positive=True, high=1),
-        *_SOURCE,
-    ),
+    (_text("name"), _text("description"), *_SOURCE),
     "Mesin inferensi",
     "Inference engines",
+)
+
+SPEED = Schema(
+    "speed",
+    "speed_params.csv",
+    (
+        _text("name", "engine/backend, or engine/any as the fallback"),
+        _num(
+            "decode_efficiency_frac",
+            "share of peak bandwidth reached in decode (GDDR, LPDDR, DDR)",
+            positive=True,
+            high=1,
+        ),
+        _num("decode_efficiency_hbm_frac", "same on HBM memory", positive=True, high=1),
+        _num("layer_overhead_ms", "fixed cost per layer and decode step, ms", low=0),
+        _num("attention_ns", "attention cost per layer and context token, ns", low=0),
+        _num("prefill_efficiency_frac", "share of peak FP16 FLOPS reached in prefill", positive=True, high=1),
+        _num("error_low_frac", "10th percentile of measured/predicted − 1 (held-out devices)", low=-1, high=0),
+        _num("error_high_frac", "90th percentile of measured/predicted − 1 (held-out devices)", low=0),
+        _int("fit_points", "measurements behind the fit (0 = assumption)", low=0),
+        *_SOURCE,
+    ),
+    "Parameter kecepatan",
+    "Speed parameters",
 )
 
 
@@ -231,7 +250,7 @@ HOSTING = Schema(
     "Colocation and dedicated servers",
 )
 
-SCHEMAS: tuple[Schema, ...] = (GPU, MODEL, QUANT, KV_CACHE, ENGINE, TARIFF, CLOUD, API, HOSTING)
+SCHEMAS: tuple[Schema, ...] = (GPU, MODEL, QUANT, KV_CACHE, ENGINE, SPEED, TARIFF, CLOUD, API, HOSTING)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from kalkulator.build import DIST, LANGS, build, check_with_libreoffice, verification_passes, workbook_name
+from kalkulator.calibration_cli import accuracy, calibrate_cmd
 from kalkulator.catalog import CatalogError, load_catalog
 from kalkulator.expr import Value
 from kalkulator.graph import Graph
@@ -276,6 +277,10 @@ def _read_scenarios(graph: Graph, catalog, path: Path, base: dict[str, Value]):
         if not parsed:
             raise ScenarioError(f"{path}: no scenario rows")
         return parsed
+
+
+main.add_command(calibrate_cmd)
+main.add_command(accuracy)
 
 
 @main.command("list")

@@ -222,6 +222,14 @@ def MATCH(key: object, column: Col) -> Call:
     return call("MATCH", key, column, 0)
 
 
+def JOIN(*parts: object) -> Node:
+    """Text concatenation (Excel's &)."""
+    node = lift(parts[0])
+    for part in parts[1:]:
+        node = BinOp("&", node, lift(part))
+    return node
+
+
 def EQ(a: object, b: object) -> BinOp:
     return BinOp("=", lift(a), lift(b))
 
@@ -290,7 +298,13 @@ def _arith(fn: Callable[[float, float], float]) -> Callable[[Value, Value], Valu
             return x
         if isinstance(y, XlError):
             return y
-        return fn(x, y)
+        try:
+            result = fn(x, y)
+        except OverflowError:
+            return NUM
+        if isinstance(result, float) and not math.isfinite(result):
+            return NUM  # Excel has no infinities: an overflow is #NUM!
+        return result
 
     return apply
 
@@ -305,6 +319,28 @@ def _pow(x: float, y: float) -> float | XlError:
     if x < 0 and not float(y).is_integer():
         return NUM
     return x**y
+
+
+def _text_of(v: Value) -> str | XlError:
+    """Excel's text conversion for & : blank → "", TRUE → "TRUE", whole numbers without decimals."""
+    if isinstance(v, XlError):
+        return v
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "TRUE" if v else "FALSE"
+    if isinstance(v, int | float):
+        return str(int(v)) if float(v).is_integer() else repr(float(v))
+    return str(v)
+
+
+def _concat(a: Value, b: Value) -> Value:
+    x, y = _text_of(a), _text_of(b)
+    if isinstance(x, XlError):
+        return x
+    if isinstance(y, XlError):
+        return y
+    return x + y
 
 
 def _rank(v: Value) -> tuple[int, Any]:
@@ -341,6 +377,7 @@ OPS: dict[str, tuple[Callable[[Value, Value], Value], int]] = {
     "<=": (_compare(operator.le), 0),
     ">": (_compare(operator.gt), 0),
     ">=": (_compare(operator.ge), 0),
+    "&": (_concat, 1),
     "+": (_arith(operator.add), 2),
     "-": (_arith(operator.sub), 2),
     "*": (_arith(operator.mul), 3),

@@ -107,7 +107,13 @@ def _set_field(path, line_no, column, value):
         ("models.csv", 2, "layers", "32.5", "models.csv:2:layers: '32.5' is not a whole number"),
         ("models.csv", 3, "active_params_b", "999", "models.csv:3:active_params_b: greater than params_b"),
         ("quants.csv", 2, "bits_per_weight", "nan", "quants.csv:2:bits_per_weight: 'nan' is not a finite number"),
-        ("engines.csv", 2, "decode_efficiency_frac", "1.5", "engines.csv:2:decode_efficiency_frac: 1.5 must be <= 1"),
+        (
+            "speed_params.csv",
+            2,
+            "decode_efficiency_frac",
+            "1.5",
+            "speed_params.csv:2:decode_efficiency_frac: 1.5 must be <= 1",
+        ),
     ],
 )
 def test_bad_field_names_file_row_and_column(catalog_copy, file, line, column, value, message):

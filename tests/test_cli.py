@@ -81,6 +81,8 @@ def test_custom_gpu_by_numbers(run):
         "--set",
         "gpu_backend=cuda",
         "--set",
+        "gpu_memory_type=gddr",
+        "--set",
         "context_tokens=0",
         "--set",
         "decode_efficiency_frac=1",

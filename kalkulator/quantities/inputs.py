@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import R
+from kalkulator.expr import EQ, IF, IFERROR, INDEX, JOIN, MATCH, Col, R
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK = "Buku 'Kalkulasi Token Generation'"
@@ -100,6 +100,30 @@ SCENARIO = (
         default=1,
     ),
     Quantity(
+        "cpu_offload_frac",
+        "Porsi bobot di RAM sistem (offload)",
+        "Share of weights in system RAM (offload)",
+        "Layers kept in system memory are read at its bandwidth (llama.cpp -ngl below the layer count).",
+        "llama.cpp --n-gpu-layers",
+        default=0,
+    ),
+    Quantity(
+        "host_mem_bandwidth_gbs",
+        "Bandwidth RAM sistem",
+        "System RAM bandwidth",
+        "Bandwidth of the memory holding offloaded layers (DDR5-5600 dual channel: 2 × 8 bytes × 5600 MT/s).",
+        "JEDEC DDR5: 64-bit channel × transfer rate",
+        default=89.6,
+    ),
+    Quantity(
+        "allreduce_us",
+        "Waktu satu all-reduce",
+        "Time of one all-reduce",
+        "Tensor parallel exchanges activations twice per layer and step (NVLink ≈ 5–10 µs, PCIe ≈ 20–50 µs).",
+        "Assumption; measure with nccl-tests all_reduce_perf at small sizes",
+        default=20,
+    ),
+    Quantity(
         "vram_overhead_gb",
         "Overhead VRAM (CUDA context, buffer)",
         "VRAM overhead (runtime context, buffers)",
@@ -151,6 +175,15 @@ GPU = (
         "Backend",
         "Backend",
         "Compute backend: cuda, rocm, metal, sycl, cpu.",
+        fallback="",
+    ),
+    lookup(
+        "gpu_memory_type",
+        "gpu",
+        "memory_type",
+        "Jenis memori",
+        "Memory type",
+        "gddr, hbm, lpddr or ddr: llama.cpp reaches a smaller share of HBM's peak bandwidth.",
         fallback="",
     ),
     Quantity(
@@ -247,30 +280,81 @@ FORMATS = (
         "Bits per KV value",
         "Bits stored per cached key/value element.",
     ),
-    row_of("engine", "engine", "Baris mesin inferensi", "Engine row"),
-    lookup(
-        "decode_efficiency_frac",
-        "engine",
+    Quantity(
+        "speed_key_text",
+        "Kunci parameter kecepatan",
+        "Speed-parameter key",
+        "engine/backend: the row of the speed parameters used (engine/any when the pair was not calibrated).",
+        "Katalog parameter kecepatan",
+        expr=JOIN(R("engine"), "/", R("gpu_backend")),
+    ),
+    Quantity(
+        "speed_row",
+        "Baris parameter kecepatan",
+        "Speed-parameter row",
+        "Row of engine/backend in the speed parameters, else of engine/any (0 = none).",
+        "Katalog parameter kecepatan",
+        expr=IFERROR(
+            MATCH(R("speed_key_text"), Col("speed", "name")),
+            IFERROR(MATCH(JOIN(R("engine"), "/any"), Col("speed", "name")), 0),
+        ),
+    ),
+    Quantity(
         "decode_efficiency_frac",
         "Efisiensi bandwidth decode",
         "Decode bandwidth efficiency",
-        "Share of peak bandwidth a decode step reaches.",
+        "Share of peak bandwidth a decode step reaches, for this engine, backend and memory type (HBM or other).",
+        "Katalog parameter kecepatan (kalkulator calibrate)",
+        expr=IF(
+            R("speed_row") > 0,
+            IF(
+                EQ(R("gpu_memory_type"), "hbm"),
+                INDEX(Col("speed", "decode_efficiency_hbm_frac"), R("speed_row")),
+                INDEX(Col("speed", "decode_efficiency_frac"), R("speed_row")),
+            ),
+            0,
+        ),
+        overridable=True,
     ),
     lookup(
-        "decode_overhead_ms",
-        "engine",
-        "decode_overhead_ms",
-        "Overhead tetap per langkah decode",
-        "Fixed cost per decode step",
-        "Kernel launches, sampling and scheduling per step.",
+        "decode_layer_overhead_ms",
+        "speed",
+        "layer_overhead_ms",
+        "Overhead per layer per langkah",
+        "Fixed cost per layer and step",
+        "Kernel launches and synchronisation per layer of each decode step.",
+    ),
+    lookup(
+        "decode_attention_ns",
+        "speed",
+        "attention_ns",
+        "Biaya attention per layer per token konteks",
+        "Attention cost per layer and context token",
+        "Extra time per layer for each token in the context (attention without a fused kernel grows with it).",
     ),
     lookup(
         "prefill_efficiency_frac",
-        "engine",
+        "speed",
         "prefill_efficiency_frac",
         "Efisiensi komputasi prefill",
         "Prefill compute efficiency",
         "Share of peak FP16 FLOPS reached in prefill (MFU).",
+    ),
+    lookup(
+        "speed_error_low_frac",
+        "speed",
+        "error_low_frac",
+        "Batas bawah galat kecepatan",
+        "Speed error, lower bound",
+        "10th percentile of measured ÷ predicted − 1 on devices held out of the fit.",
+    ),
+    lookup(
+        "speed_error_high_frac",
+        "speed",
+        "error_high_frac",
+        "Batas atas galat kecepatan",
+        "Speed error, upper bound",
+        "90th percentile of measured ÷ predicted − 1 on devices held out of the fit.",
     ),
 )
 

@@ -20,6 +20,14 @@ QUANTITIES = (
         overridable=True,
     ),
     Quantity(
+        "gpu_weights_gb",
+        "Bobot di memori GPU",
+        "Weights in GPU memory",
+        "Weights × (1 − share offloaded to system RAM).",
+        "llama.cpp --n-gpu-layers",
+        expr=R("weights_gb") * (1 - R("cpu_offload_frac")),
+    ),
+    Quantity(
         "kv_layer_bytes_per_token",
         "KV cache per token per layer",
         "KV cache per token per layer",
@@ -79,7 +87,7 @@ QUANTITIES = (
         "Total VRAM needed",
         "Weights + KV cache + overhead.",
         BOOK_VRAM,
-        expr=R("weights_gb") + R("kv_cache_gb") + R("overhead_gb"),
+        expr=R("gpu_weights_gb") + R("kv_cache_gb") + R("overhead_gb"),
     ),
     Quantity(
         "vram_available_gb",
@@ -116,7 +124,9 @@ QUANTITIES = (
             MAX(
                 0,
                 ROUNDDOWN(
-                    ROUND((R("vram_available_gb") - R("weights_gb") - R("overhead_gb")) / R("kv_cache_gb_per_user"), 9),
+                    ROUND(
+                        (R("vram_available_gb") - R("gpu_weights_gb") - R("overhead_gb")) / R("kv_cache_gb_per_user"), 9
+                    ),
                     0,
                 ),
             ),
@@ -131,7 +141,7 @@ QUANTITIES = (
         BOOK_VRAM,
         expr=IF(
             R("gpu_vram_gb") > R("vram_overhead_gb"),
-            ROUNDUP(ROUND((R("weights_gb") + R("kv_cache_gb")) / (R("gpu_vram_gb") - R("vram_overhead_gb")), 9), 0),
+            ROUNDUP(ROUND((R("gpu_weights_gb") + R("kv_cache_gb")) / (R("gpu_vram_gb") - R("vram_overhead_gb")), 9), 0),
             Msg("memori GPU tidak lebih besar dari overhead", "GPU memory is not larger than the overhead"),
         ),
     ),

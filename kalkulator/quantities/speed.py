@@ -73,9 +73,13 @@ QUANTITIES = (
         "decode_step_memory_ms",
         "Waktu baca memori per langkah",
         "Memory time per step",
-        "Bytes read per step ÷ bandwidth of the GPUs working in parallel (100 % efficiency).",
-        BOOK_TPS,
-        expr=safe_div(R("decode_read_gb_per_step") * 1000, R("gpu_mem_bandwidth_gbs") * R("parallel_gpus")),
+        "Bytes on the GPUs ÷ their parallel bandwidth + offloaded weights ÷ system RAM bandwidth (100 % efficiency).",
+        BOOK_TPS + "; llama.cpp partial offload",
+        expr=safe_div(
+            (R("decode_read_gb_per_step") - R("weights_read_gb_per_token") * R("cpu_offload_frac")) * 1000,
+            R("gpu_mem_bandwidth_gbs") * R("parallel_gpus"),
+        )
+        + safe_div(R("weights_read_gb_per_token") * R("cpu_offload_frac") * 1000, R("host_mem_bandwidth_gbs")),
     ),
     Quantity(
         "decode_step_compute_ms",
@@ -102,13 +106,33 @@ QUANTITIES = (
         expr=IF(R("usable_hardware_flag"), safe_div(1000, R("decode_step_memory_ms")), 0),
     ),
     Quantity(
+        "decode_overhead_ms",
+        "Biaya tetap per langkah decode",
+        "Fixed costs per decode step",
+        "Layers × cost per layer + users × layers × context × attention cost per token.",
+        "Fitted by kalkulator calibrate (see Katalog Model: parameter kecepatan)",
+        expr=R("model_layers") * R("decode_layer_overhead_ms")
+        + R("concurrent_users") * R("model_layers") * R("context_tokens") * R("decode_attention_ns") / 1e6,
+    ),
+    Quantity(
+        "tensor_parallel_ms",
+        "Pertukaran tensor parallel per langkah",
+        "Tensor-parallel exchange per step",
+        "Two all-reduces per layer when layers are split across GPUs in tensor parallel.",
+        "Megatron-LM tensor parallelism (Shoeybi et al. 2019): 2 all-reduces per layer",
+        expr=IF(
+            AND(EQ(R("split_mode"), "tensor"), R("n_gpus") > 1), 2 * R("model_layers") * R("allreduce_us") / 1000, 0
+        ),
+    ),
+    Quantity(
         "decode_step_ms",
         "Waktu per langkah decode",
         "Time per decode step",
-        "Max(memory time ÷ efficiency, compute time) + fixed cost per step.",
-        BOOK_TPS + "; efisiensi 50–70 %",
+        "Max(memory time ÷ efficiency, compute time) + fixed costs + tensor-parallel exchange.",
+        BOOK_TPS + "; fitted by kalkulator calibrate",
         expr=MAX(safe_div(R("decode_step_memory_ms"), R("decode_efficiency_frac")), R("decode_step_compute_ms"))
-        + R("decode_overhead_ms"),
+        + R("decode_overhead_ms")
+        + R("tensor_parallel_ms"),
     ),
     Quantity(
         "decode_tok_s",
@@ -118,6 +142,22 @@ QUANTITIES = (
         BOOK_TPS,
         expr=IF(R("usable_hardware_flag"), safe_div(1000, R("decode_step_ms")), 0),
         overridable=True,
+    ),
+    Quantity(
+        "decode_tok_s_low",
+        "Token/s per pengguna, batas bawah",
+        "Tok/s per user, low",
+        "Realistic speed × (1 + lower error bound): 9 in 10 held-out devices were at least this fast.",
+        "kalkulator accuracy (leave-one-device-out)",
+        expr=R("decode_tok_s") * (1 + R("speed_error_low_frac")),
+    ),
+    Quantity(
+        "decode_tok_s_high",
+        "Token/s per pengguna, batas atas",
+        "Tok/s per user, high",
+        "Realistic speed × (1 + upper error bound): 9 in 10 held-out devices were at most this fast.",
+        "kalkulator accuracy (leave-one-device-out)",
+        expr=R("decode_tok_s") * (1 + R("speed_error_high_frac")),
     ),
     Quantity(
         "tpot_ms",
@@ -159,9 +199,12 @@ QUANTITIES = (
         "prefill_memory_s",
         "Waktu baca bobot saat prefill",
         "Prefill weight-read time",
-        "A prompt reads every weight at least once.",
+        "A prompt reads every weight at least once (offloaded ones from system RAM).",
         "Roofline model",
-        expr=safe_div(R("weights_gb"), R("gpu_mem_bandwidth_gbs") * R("parallel_gpus") * R("decode_efficiency_frac")),
+        expr=safe_div(
+            R("gpu_weights_gb"), R("gpu_mem_bandwidth_gbs") * R("parallel_gpus") * R("decode_efficiency_frac")
+        )
+        + safe_div(R("weights_gb") - R("gpu_weights_gb"), R("host_mem_bandwidth_gbs") * R("decode_efficiency_frac")),
     ),
     Quantity(
         "prefill_tok_s",

@@ -7,6 +7,7 @@ workbook is loaded once and recalculated for each input set.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
 import warnings
 from collections.abc import Mapping
@@ -147,6 +148,32 @@ class Evaluator:
             warnings.simplefilter("ignore")
             return self.model.calculate(inputs=dict(inputs))
 
+    def values(self, inputs: Mapping[str, Value], keys: list[str]) -> dict[str, Value]:
+        """Recalculate with `inputs` and return the normalised values of `keys`."""
+        solution = self.calculate(inputs)
+        return {k: normalise(solution[k]) if k in solution else None for k in keys}
+
+    def values_many(self, input_sets: list[dict[str, Value]], keys: list[str]) -> list[dict[str, Value]]:
+        """`values` for several input sets, on every core: forked workers share the loaded model."""
+        global _SHARED
+        workers = min(len(input_sets), os.cpu_count() or 1)
+        if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+            return [self.values(inputs, keys) for inputs in input_sets]
+        _SHARED = self
+        try:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                return pool.starmap(_values_in_worker, [(inputs, keys) for inputs in input_sets])
+        finally:
+            _SHARED = None
+
+
+_SHARED: Evaluator | None = None  # the evaluator forked workers inherit
+
+
+def _values_in_worker(inputs: dict[str, Value], keys: list[str]) -> dict[str, Value]:
+    assert _SHARED is not None
+    return _SHARED.values(inputs, keys)
+
 
 @dataclass
 class InputSet:
@@ -198,13 +225,13 @@ def verify(
     report = Report()
     by_key = {ev.key(f.sheet, f.coord): f for f in layout.formulas}
     report.unexpected_formulas = sorted(ev.formula_cells() - set(by_key))
-    for inputs in passes:
+    keys = list(by_key)
+    cell_sets = [{ev.key(s, c): v for (s, c), v in input_cells(layout, inputs).items()} for inputs in passes]
+    for inputs, got_values in zip(passes, ev.values_many(cell_sets, keys), strict=True):
         report.passes.append(inputs.name)
-        cells = {ev.key(s, c): v for (s, c), v in input_cells(layout, inputs).items()}
-        solution = ev.calculate(cells)
         expected = expected_values(layout, graph, columns, inputs.settings, inputs.table_inputs)
         for k, f in by_key.items():
-            got = normalise(solution[k]) if k in solution else None
+            got = got_values[k]
             want = expected[f.key]
             report.cells_checked += 1
             if not same(want, got):

@@ -1,0 +1,117 @@
+"""`kalkulator calibrate` and `kalkulator accuracy`: fit the speed model and publish its held-out error."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from kalkulator.calibration import (
+    CalibrationError,
+    accuracy_table,
+    calibrate,
+    load_llama_bench,
+    load_shipped,
+    speed_rows,
+)
+from kalkulator.catalog import DEFAULT_DIR, GPU, MODEL, SPEED, Catalog, CatalogError, load_table
+from kalkulator.workbook.writer import write_atomic
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+def _catalog(folder: Path) -> Catalog:
+    try:
+        return Catalog({"gpu": load_table(GPU, folder), "model": load_table(MODEL, folder)})
+    except CatalogError as exc:
+        _fail("invalid catalog\n" + "\n".join(f"  {m}" for m in exc.messages))
+        raise
+
+
+def format_table(rows: list[dict]) -> str:
+    """The accuracy report as a Markdown table (median / p90 of |predicted ÷ measured − 1|)."""
+
+    def pct(v: float) -> str:
+        return "–" if v != v else f"{100 * v:.1f} %"
+
+    lines = [
+        "| backend | devices | decode rows | decode median | decode p90 | book rule median | book rule p90 "
+        "| prefill rows | prefill median | prefill p90 |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['backend']} | {r['devices']} | {r['decode_points']} | {pct(r['decode_median'])} "
+            f"| {pct(r['decode_p90'])} | {pct(r['book_median'])} | {pct(r['book_p90'])} | {r['prefill_points']} "
+            f"| {pct(r['prefill_median'])} | {pct(r['prefill_p90'])} |"
+        )
+    return "\n".join(lines)
+
+
+@click.command("accuracy")
+@click.option("--catalog", "catalog_dir", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_DIR)
+def accuracy(catalog_dir: Path) -> None:
+    """Leave-one-device-out error of the speed model on the shipped measurements, against the book's rule."""
+    fits = calibrate(load_shipped(_catalog(catalog_dir)))
+    click.echo(format_table(accuracy_table(fits)))
+
+
+@click.command("calibrate")
+@click.argument("measurements", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=False)
+@click.option("--gpu", help="Catalog GPU the measurements ran on (needed for llama-bench files).")
+@click.option("--model", "model_name", help="Catalog model that was measured (needed for llama-bench files).")
+@click.option("--engine", default="llama.cpp", show_default=True, help="Engine the measurements come from.")
+@click.option("--catalog", "catalog_dir", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_DIR)
+@click.option("--dry-run", is_flag=True, help="Print the fitted rows and the report; write nothing.")
+def calibrate_cmd(
+    measurements: Path | None, gpu: str | None, model_name: str | None, engine: str, catalog_dir: Path, dry_run: bool
+) -> None:
+    """Fit the speed parameters (shipped data, or `llama-bench -o csv|json` output) into speed_params.csv."""
+    catalog = _catalog(catalog_dir)
+    try:
+        if measurements is None:
+            data, origin, min_devices = load_shipped(catalog), "assumptions/calibration/measured_tps.csv", 3
+        else:
+            if not gpu or not model_name:
+                _fail("--gpu and --model are required with a llama-bench file")
+            if catalog["model"].find(model_name) is None:
+                _fail(f"--model: {model_name!r} is not in the model catalog")
+            data, origin, min_devices = load_llama_bench(measurements, catalog, gpu, model_name), measurements.name, 1
+    except CalibrationError as exc:
+        _fail(str(exc))
+        return
+    fits = calibrate(data, min_devices=min_devices)
+    if not fits:
+        _fail("no backend has measurements of both decode and enough devices to fit")
+    new = speed_rows(fits, engine, dt.date.today().isoformat(), origin)
+    target = catalog_dir / SPEED.file
+    fields = [f.name for f in SPEED.fields]
+    kept = []
+    if target.exists():
+        names = {r["name"].lower() for r in new}
+        with open(target, newline="", encoding="utf-8") as fh:
+            kept = [r for r in csv.DictReader(fh) if r["name"].lower() not in names]
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(sorted(kept + new, key=lambda r: r["name"].lower()))
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / SPEED.file).write_text(buf.getvalue(), encoding="utf-8")
+        try:
+            load_table(SPEED, Path(tmp))
+        except CatalogError as exc:
+            _fail("fitted parameters are out of range\n" + "\n".join(exc.messages))
+    click.echo(format_table(accuracy_table(fits)))
+    if dry_run:
+        click.echo(buf.getvalue())
+        return
+    write_atomic(target, buf.getvalue().encode("utf-8"))
+    click.echo(f"wrote {target} ({len(new)} fitted rows, {len(kept)} kept)")

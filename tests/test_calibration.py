@@ -1,0 +1,189 @@
+"""The speed model's calibration: parameter recovery, agreement with the engine, held-out accuracy, CLI."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from kalkulator import calibration as cal
+from kalkulator.catalog import DEFAULT_DIR, SPEED, load_table
+from kalkulator.cli import main
+
+# Known parameters for synthetic data; the generator below writes the model out by hand.
+TRUE = {"eta": 0.9, "eta_hbm": 0.65, "layer_ms": 0.08, "attn_ns": 10.0}
+
+
+def synthetic() -> pd.DataFrame:
+    rows = []
+    devices = [("gddr-a", "gddr", 1000), ("gddr-b", "gddr", 450), ("hbm-a", "hbm", 2000), ("hbm-b", "hbm", 3350)]
+    models = [(4.9e9, 32, 131072), (16e9, 32, 131072), (42e9, 80, 327680)]  # bytes, layers, KV bytes/token
+    for device, memory, bandwidth in devices:
+        for weights, layers, kv in models:
+            for ctx in (64, 512, 4096):
+                eta = TRUE["eta_hbm"] if memory == "hbm" else TRUE["eta"]
+                seconds = (weights + kv * ctx) / (bandwidth * 1e9 * eta)
+                seconds += layers * TRUE["layer_ms"] / 1e3 + layers * ctx * TRUE["attn_ns"] / 1e9
+                rows.append(
+                    {
+                        "device": device,
+                        "backend": "cuda",
+                        "memory_type": memory,
+                        "mem_bandwidth_gbs": bandwidth,
+                        "fp16_tflops": 100.0,
+                        "params_b": weights / 2e9,
+                        "weights_bytes": weights,
+                        "layers": layers,
+                        "kv_bytes_per_token": kv,
+                        "attn_dim": 4096,
+                        "prompt_tokens": 0,
+                        "gen_tokens": 2 * ctx,
+                        "ctx": ctx,
+                        "metric": "tg",
+                        "tok_s": 1 / seconds,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def test_fit_recovers_known_parameters():
+    p = cal.fit_decode(synthetic())
+    assert p.efficiency == pytest.approx(TRUE["eta"], rel=1e-4)
+    assert p.efficiency_hbm == pytest.approx(TRUE["eta_hbm"], rel=1e-4)
+    assert p.layer_overhead_ms == pytest.approx(TRUE["layer_ms"], rel=1e-3)
+    assert p.attention_ns == pytest.approx(TRUE["attn_ns"], rel=1e-3)
+
+
+def test_held_out_residuals_vanish_on_exact_data():
+    assert np.abs(cal.held_out(synthetic(), "tg")).max() < 1e-6
+
+
+def test_engine_uses_the_same_decode_model(calc):
+    # One synthetic row through the workbook formulas: weights 16 GB, Llama-3-8B shape, 4096 tokens of context.
+    data = synthetic()
+    row = data[(data["device"] == "gddr-b") & (data["weights_bytes"] == 16e9) & (data["ctx"] == 4096)]
+    out = calc(
+        model_name="Llama-3-8B",
+        weights_gb=16.0,
+        gpu_mem_bandwidth_gbs=450,
+        gpu_memory_type="gddr",
+        decode_efficiency_frac=TRUE["eta"],
+        decode_layer_overhead_ms=TRUE["layer_ms"],
+        decode_attention_ns=TRUE["attn_ns"],
+        context_tokens=4096,
+        kv_cache_type="F16",
+        gpu_fp16_tflops=100,
+    )
+    assert out["decode_tok_s"] == pytest.approx(row["tok_s"].iloc[0], rel=1e-9)
+
+
+@pytest.fixture(scope="module")
+def shipped_fits():
+    from kalkulator.catalog import load_catalog
+
+    return cal.calibrate(cal.load_shipped(load_catalog()))
+
+
+def test_held_out_accuracy_beats_the_book(shipped_fits):
+    # Published llama.cpp measurements (XiongjieDai/GPU-Benchmarks-on-LLM-Inference), devices held out of the fit.
+    table = {r["backend"]: r for r in cal.accuracy_table(shipped_fits)}
+    assert table["cuda"]["decode_median"] < 0.08 and table["cuda"]["decode_p90"] < 0.20
+    assert table["all"]["decode_median"] < table["all"]["book_median"] / 2
+    assert table["cuda"]["devices"] >= 10
+
+
+def test_band_comes_from_the_speed_parameters(calc):
+    rows = {r["name"]: r for r in load_table(SPEED, DEFAULT_DIR).rows}
+    cuda = rows["llama.cpp/cuda"]
+    assert cuda["error_low_frac"] < 0 < cuda["error_high_frac"]
+    out = calc(gpu_name="RTX 4090 24GB", engine="llama.cpp")
+    assert out["speed_key_text"] == "llama.cpp/cuda"
+    assert out["decode_tok_s_low"] == pytest.approx(out["decode_tok_s"] * (1 + cuda["error_low_frac"]), rel=1e-12)
+    assert out["decode_tok_s_high"] == pytest.approx(out["decode_tok_s"] * (1 + cuda["error_high_frac"]), rel=1e-12)
+    # An HBM part takes the HBM efficiency; a backend without a row falls back to engine/any.
+    assert calc(gpu_name="H100 SXM 80GB")["decode_efficiency_frac"] == cuda["decode_efficiency_hbm_frac"]
+    rocm = calc(gpu_name="RX 7900 XTX 24GB")
+    assert rocm["speed_key_text"] == "llama.cpp/rocm"
+    assert rocm["decode_efficiency_frac"] == rows["llama.cpp/any"]["decode_efficiency_frac"]
+
+
+def _bench_rows():
+    # llama-bench columns (tools/llama-bench/README.md): model_size in bytes, model_n_params, n_prompt, n_gen, avg_ts.
+    rows = []
+    for n_gen, depth in ((128, 0), (128, 4096), (128, 16384)):
+        ctx = depth + n_gen / 2
+        seconds = (4.9e9 + 131072 * ctx) / (1008e9 * 0.9) + 32 * 0.08e-3 + 32 * ctx * 10e-9
+        rows.append(
+            {
+                "model_type": "llama 8B Q4_K_M",
+                "model_size": 4.9e9,
+                "model_n_params": 8.03e9,
+                "n_prompt": 0,
+                "n_gen": n_gen,
+                "n_depth": depth,
+                "avg_ts": 1 / seconds,
+            }
+        )
+    rows.append(
+        {
+            "model_type": "llama 8B Q4_K_M",
+            "model_size": 4.9e9,
+            "model_n_params": 8.03e9,
+            "n_prompt": 512,
+            "n_gen": 0,
+            "n_depth": 0,
+            "avg_ts": 9000.0,
+        }
+    )
+    return rows
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_calibrate_llama_bench_output(tmp_path, fmt):
+    folder = tmp_path / "assumptions"
+    shutil.copytree(DEFAULT_DIR, folder)
+    path = tmp_path / f"bench.{fmt}"
+    if fmt == "json":
+        path.write_text(json.dumps(_bench_rows()), encoding="utf-8")
+    else:
+        with open(path, "w", newline="", encoding="utf-8") as fh:
+            writer = csv.DictWriter(fh, fieldnames=list(_bench_rows()[0]))
+            writer.writeheader()
+            writer.writerows(_bench_rows())
+    before = {r["name"] for r in load_table(SPEED, folder).rows}
+    result = CliRunner().invoke(
+        main, ["calibrate", str(path), "--gpu", "RTX 4090 24GB", "--model", "Llama-3.1-8B", "--catalog", str(folder)]
+    )
+    assert result.exit_code == 0, result.output
+    rows = {r["name"]: r for r in load_table(SPEED, folder).rows}
+    assert set(rows) == before
+    assert rows["llama.cpp/cuda"]["fit_points"] == 4
+    assert "bench." in rows["llama.cpp/cuda"]["source"]
+    assert rows["vllm/any"] == {r["name"]: r for r in load_table(SPEED, DEFAULT_DIR).rows}["vllm/any"]
+
+
+def test_calibrate_errors_write_nothing(tmp_path):
+    folder = tmp_path / "assumptions"
+    shutil.copytree(DEFAULT_DIR, folder)
+    before = (folder / "speed_params.csv").read_bytes()
+    bad = tmp_path / "bench.csv"
+    bad.write_text("model_size,n_gen\n1,2\n", encoding="utf-8")
+    result = CliRunner().invoke(
+        main, ["calibrate", str(bad), "--gpu", "RTX 4090 24GB", "--model", "Llama-3.1-8B", "--catalog", str(folder)]
+    )
+    assert result.exit_code == 2
+    assert "missing llama-bench field(s) model_n_params, n_prompt, avg_ts" in result.output
+    result = CliRunner().invoke(main, ["calibrate", str(bad), "--catalog", str(folder)])
+    assert result.exit_code == 2 and "--gpu and --model are required" in result.output
+    assert (folder / "speed_params.csv").read_bytes() == before
+
+
+def test_accuracy_command_prints_the_table():
+    result = CliRunner().invoke(main, ["accuracy"])
+    assert result.exit_code == 0
+    assert "| cuda |" in result.output and "book rule median" in result.output
