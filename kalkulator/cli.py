@@ -19,8 +19,12 @@ from kalkulator.calibration_cli import accuracy, calibrate_cmd
 from kalkulator.catalog import CatalogError, load_catalog
 from kalkulator.expr import Value
 from kalkulator.graph import Graph
+from kalkulator.importers import ModelFileError
+from kalkulator.model_cli import model as model_group
+from kalkulator.model_cli import model_settings
 from kalkulator.quantities import QUANTITIES
 from kalkulator.scenario import ScenarioError, outputs, parse_value, resolve
+from kalkulator.simulate_cli import preview, simulate
 from kalkulator.workbook.layout import load_plan
 from kalkulator.workbook.writer import write_atomic
 
@@ -216,8 +220,32 @@ def _table(graph: Graph, values: Mapping[str, Value], lang: str = "en") -> str:
     help="CSV with one scenario per row (columns are names; blank = default).",
 )
 @click.option("--json", "as_json", is_flag=True, help="JSON (one object per scenario; JSON lines with --scenarios).")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Describe the model by its Hugging Face config.json instead of --model.",
+)
+@click.option(
+    "--gguf",
+    "gguf_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Describe the model by a GGUF file: shape from its header, exact weight size and bits per weight.",
+)
 @CATALOG_OPTION
-def hitung(model_name, gpu_name, quant_name, engine, kv_cache_type, sets, scenarios, as_json, catalog_dir) -> None:
+def hitung(
+    model_name,
+    gpu_name,
+    quant_name,
+    engine,
+    kv_cache_type,
+    sets,
+    scenarios,
+    as_json,
+    config_path,
+    gguf_path,
+    catalog_dir,
+) -> None:
     """Compute a scenario's quantities (the same numbers as the workbook)."""
     graph = Graph(QUANTITIES)
     catalog = _catalog(catalog_dir)
@@ -231,7 +259,17 @@ def hitung(model_name, gpu_name, quant_name, engine, kv_cache_type, sets, scenar
     }
     try:
         base = {k: v for k, v in chosen.items() if v is not None}
-        base.update(_parse_sets(graph, sets))
+        if config_path is not None or gguf_path is not None:
+            if model_name is not None:
+                raise ScenarioError("--model: give either --model or --config/--gguf, not both")
+            base.update(model_settings(config_path, gguf_path, None))
+            if gguf_path is not None:
+                click.echo(
+                    f"note: weight size from {gguf_path.name}: {base['weights_gb']:.3f} GB "
+                    f"({base['weight_bits_per_param']:.4f} bits per weight); --quant does not change them",
+                    err=True,
+                )
+        base.update(_parse_sets(graph, sets))  # --set still overrides anything derived from a file
         if scenarios is None:
             notes: list[str] = []
             settings = resolve(graph, catalog, base, notes=notes)
@@ -241,7 +279,7 @@ def hitung(model_name, gpu_name, quant_name, engine, kv_cache_type, sets, scenar
             click.echo(json.dumps(values, ensure_ascii=False, indent=2) if as_json else _table(graph, values))
             return
         rows = list(_read_scenarios(graph, catalog, scenarios, base))
-    except ScenarioError as exc:
+    except (ScenarioError, ModelFileError) as exc:
         _fail(str(exc))
         return
     results = [outputs(graph.evaluate(s, columns), graph) for s in rows]
@@ -279,8 +317,11 @@ def _read_scenarios(graph: Graph, catalog, path: Path, base: dict[str, Value]):
         return parsed
 
 
+main.add_command(model_group)
 main.add_command(calibrate_cmd)
 main.add_command(accuracy)
+main.add_command(simulate)
+main.add_command(preview)
 
 
 @main.command("list")

@@ -1,0 +1,173 @@
+"""`kalkulator simulate` and `kalkulator preview`: feel a scenario's TTFT and tokens/s (registered by cli.py)."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import click
+
+from kalkulator.build import DIST
+from kalkulator.catalog import Catalog, CatalogError, load_catalog
+from kalkulator.expr import Value
+from kalkulator.graph import Graph
+from kalkulator.quantities import QUANTITIES
+from kalkulator.scenario import ScenarioError, compute, parse_value
+from kalkulator.simulate import LANGS, Playback, Screen, make_schedule, play, sample_tokens, summary, wrap_pieces
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+def _load(catalog_dir: Path | None) -> Catalog:
+    try:
+        return load_catalog(catalog_dir)
+    except CatalogError as exc:
+        _fail("invalid catalog\n" + "\n".join(f"  {m}" for m in exc.messages))
+        raise AssertionError from exc
+
+
+def _settings(chosen: dict[str, Value | None], sets: tuple[str, ...]) -> dict[str, Value]:
+    """Options first, then --set NAME=VALUE on top (the same precedence and parsing as `kalkulator hitung`)."""
+    graph = Graph(QUANTITIES)
+    settings = {k: v for k, v in chosen.items() if v is not None}
+    for item in sets:
+        if "=" not in item:
+            raise ScenarioError(f"--set {item!r}: expected NAME=VALUE")
+        name, raw = (part.strip() for part in item.split("=", 1))
+        settings[name] = parse_value(graph, name, raw, f"--set {name}")
+    return settings
+
+
+def _number(values: dict[str, Value], name: str, positive: bool) -> float:
+    """A finite number the simulation needs, or a ScenarioError naming it."""
+    v = values[name]
+    if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0 or (positive and v == 0):
+        raise ScenarioError(f"cannot simulate: {name} is {v!r}")
+    return float(v)
+
+
+CATALOG_OPTION = click.option(
+    "--catalog",
+    "catalog_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder with the catalog CSVs (default: the shipped assumptions/).",
+)
+
+
+@click.command("simulate")
+@click.option("--model", "model_name", help="Model name from the catalog (see `kalkulator list models`).")
+@click.option("--gpu", "gpu_name", help="GPU name from the catalog (see `kalkulator list gpus`).")
+@click.option("--quant", "quant_name", help="Weight quantization, e.g. Q4_K_M, FP8, AWQ-4bit.")
+@click.option("--engine", help="Inference engine, e.g. llama.cpp, vllm.")
+@click.option("--users", type=click.IntRange(min=1), help="Concurrent users sharing the GPU (concurrent_users).")
+@click.option("--prompt-tokens", type=click.IntRange(min=0), help="Prompt length in tokens (sets the TTFT).")
+@click.option("--output-tokens", type=click.IntRange(min=1), help="Tokens to stream (default: output_tokens).")
+@click.option("--lang", type=click.Choice(LANGS), default="id", show_default=True, help="Language of the sample text.")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Set any input, as in `kalkulator hitung`.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the inter-token jitter.")
+@click.option(
+    "--jitter",
+    type=click.FloatRange(0, 1),
+    default=0.15,
+    show_default=True,
+    help="Relative spread of the inter-token delay; the mean stays exactly TPOT.",
+)
+@click.option(
+    "--speedup",
+    type=click.FloatRange(min=0, min_open=True),
+    default=1.0,
+    show_default=True,
+    help="Play faster (or slower) than real time; measured values are scaled back.",
+)
+@click.option("--no-wait", is_flag=True, help="Print the text and the summary at once, without pacing.")
+@CATALOG_OPTION
+def simulate(
+    model_name,
+    gpu_name,
+    quant_name,
+    engine,
+    users,
+    prompt_tokens,
+    output_tokens,
+    lang,
+    sets,
+    seed,
+    jitter,
+    speedup,
+    no_wait,
+    catalog_dir,
+) -> None:
+    """Stream sample text at a scenario's predicted TTFT and tokens/s, then compare measured with predicted."""
+    catalog = _load(catalog_dir)
+    chosen: dict[str, Value | None] = {
+        "model_name": model_name,
+        "gpu_name": gpu_name,
+        "quant_name": quant_name,
+        "engine": engine,
+        "concurrent_users": users,
+        "prompt_tokens": prompt_tokens,
+        "output_tokens": output_tokens,
+    }
+    try:
+        values = compute(_settings(chosen, sets), catalog)
+        ttft_s = _number(values, "ttft_s", positive=False)
+        tpot_ms = _number(values, "tpot_ms", positive=True)
+        n = round(_number(values, "output_tokens", positive=True))
+        if n < 1:
+            raise ScenarioError(f"cannot simulate: output_tokens is {values['output_tokens']!r}; need at least 1")
+    except ScenarioError as exc:
+        _fail(str(exc))
+        return
+    if values["fits_in_vram"] is False:
+        click.echo(
+            f"note: does not fit in VRAM (needs {values['vram_total_gb']:.1f} GB, the GPU has "
+            f"{values['gpu_vram_gb']:.1f} GB); the speeds assume it fits",
+            err=True,
+        )
+    screen = Screen(sys.stdout, sys.stderr)
+    pieces = sample_tokens(lang, n)
+    schedule = make_schedule(
+        ttft_s, tpot_ms, wrap_pieces(pieces, screen.width) if screen.below else pieces, jitter, seed
+    )
+    title = (
+        f"{values['model_name']} · {values['gpu_name']} · {values['quant_name']} · {values['engine']} · "
+        f"{values['concurrent_users']:g} user{'' if values['concurrent_users'] == 1 else 's'} · "
+        f"prompt {values['prompt_tokens']:g} tokens"
+    )
+    playback = Playback(speedup)
+    try:
+        play(schedule, screen, playback, wait=not no_wait)
+    except KeyboardInterrupt:
+        screen.finish()
+        click.echo(summary(schedule, playback, title + " · interrupted"), err=True)
+        sys.exit(130)
+    screen.finish()
+    click.echo(summary(schedule, None if no_wait else playback, title), err=True)
+
+
+@click.command("preview")
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DIST / "preview.html",
+    show_default=True,
+    help="Where to write the self-contained HTML page.",
+)
+@CATALOG_OPTION
+def preview(out_path: Path, catalog_dir: Path | None) -> None:
+    """Write an offline HTML page that streams 1–4 configurations side by side at their predicted speeds."""
+    from kalkulator.preview import write_preview
+
+    catalog = _load(catalog_dir)
+    try:
+        size = write_preview(out_path, catalog)
+    except ScenarioError as exc:
+        _fail(str(exc))
+        return
+    click.echo(f"wrote {out_path} ({size / 1000:.0f} kB)")
