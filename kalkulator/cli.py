@@ -55,7 +55,10 @@ def main() -> None:
     """LLM inference sizing: VRAM, tokens/s, latency — as a live Excel workbook and in the terminal."""
 
 
-def _parts(data: bytes) -> dict[str, bytes]:
+def _comparable(data: bytes, path: Path) -> object:
+    """What --check compares: a workbook's unzipped parts (deflate bytes vary between zlib builds), else bytes."""
+    if path.suffix != ".xlsx":
+        return data
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         return {i.filename: z.read(i.filename) for i in z.infolist()}
 
@@ -72,7 +75,7 @@ def _parts(data: bytes) -> dict[str, bytes]:
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 unless dist/ holds exactly what would be built.")
 @CATALOG_OPTION
 def build_cmd(lang: str, out_dir: Path, check: bool, catalog_dir: Path | None) -> None:
-    """Generate the workbook(s) from the catalogs (atomically: a failed build leaves dist/ untouched)."""
+    """Generate the workbooks (and, for all languages, dist/preview.html); atomic: a failed build changes nothing."""
     catalog = _catalog(catalog_dir)
     langs = LANGS if lang == "all" else (lang,)
     started = time.perf_counter()
@@ -82,21 +85,24 @@ def build_cmd(lang: str, out_dir: Path, check: bool, catalog_dir: Path | None) -
             built[code] = build(code, catalog)
         except ValueError as exc:
             _fail(f"cannot lay out the workbook: {exc}")
+    from kalkulator.preview import render as render_preview
+
+    outputs_by_path = {out_dir / workbook_name(code): result.data for code, result in built.items()}
+    if lang == "all":
+        outputs_by_path[out_dir / "preview.html"] = render_preview(catalog).encode("utf-8")
     stale = []
-    for code, result in built.items():
-        path = out_dir / workbook_name(code)
+    for path, data in outputs_by_path.items():
         if check:
-            # Compare the unzipped parts: deflate bytes may differ between zlib builds.
-            if not path.exists() or _parts(path.read_bytes()) != _parts(result.data):
+            if not path.exists() or _comparable(path.read_bytes(), path) != _comparable(data, path):
                 stale.append(str(path))
         else:
-            write_atomic(path, result.data)
-            click.echo(f"wrote {path} ({len(result.layout.formulas)} formula cells)")
+            write_atomic(path, data)
+            click.echo(f"wrote {path}")
     if check:
         if stale:
             click.echo("out of date (run `kalkulator build`): " + ", ".join(stale), err=True)
             sys.exit(1)
-        click.echo(f"up to date: {', '.join(str(out_dir / workbook_name(c)) for c in langs)}")
+        click.echo(f"up to date: {', '.join(str(p) for p in outputs_by_path)}")
     click.echo(f"{time.perf_counter() - started:.2f} s", err=True)
 
 
