@@ -10,12 +10,12 @@ import shutil
 import subprocess
 
 import pytest
+from test_edges import EDGES
 
 from kalkulator.build import check_with_libreoffice, verification_passes
 from kalkulator.expr import XlError
 from kalkulator.workbook.libreoffice import recalculate, render_pdf, soffice
 from kalkulator.workbook.verify import InputSet
-from tests.test_edges import EDGES
 
 if soffice() is None:
     if os.environ.get("CI") == "true":
@@ -62,3 +62,11 @@ def test_libreoffice_edge_inputs_no_error_values(catalog, tmp_path, edge):
     values = recalculate(tmp_path / "kalkulator.xlsx")
     errors = [(k, v) for k, v in values.items() if isinstance(v, XlError)]
     assert errors == []
+
+
+def test_libreoffice_agrees_on_the_english_workbook(catalog, tmp_path):
+    from kalkulator.build import build
+
+    report = check_with_libreoffice("en", catalog, [InputSet("shipped inputs", {})], tmp_path)
+    assert report.mismatches == []
+    assert report.cells_checked == len(build("en", catalog).layout.formulas)
