@@ -15,6 +15,8 @@ from kalkulator.calibration import (
     CalibrationError,
     accuracy_table,
     calibrate,
+    error_stats,
+    layer_split_residuals,
     load_llama_bench,
     load_shipped,
     speed_rows,
@@ -60,8 +62,15 @@ def format_table(rows: list[dict]) -> str:
 @click.option("--catalog", "catalog_dir", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_DIR)
 def accuracy(catalog_dir: Path) -> None:
     """Leave-one-device-out error of the speed model on the shipped measurements, against the book's rule."""
-    fits = calibrate(load_shipped(_catalog(catalog_dir)))
+    catalog = _catalog(catalog_dir)
+    fits = calibrate(load_shipped(catalog))
     click.echo(format_table(accuracy_table(fits)))
+    multi = layer_split_residuals(fits, load_shipped(catalog, multi_gpu=True))
+    median, p90 = error_stats(multi)
+    click.echo(
+        f"\nMulti-GPU layer split (2–8 GPUs, {multi.size} decode rows, predicted by the single-GPU fit, "
+        f"never fitted): median {100 * median:.1f} %, p90 {100 * p90:.1f} %"
+    )
 
 
 @click.command("calibrate")

@@ -187,3 +187,8 @@ def test_accuracy_command_prints_the_table():
     result = CliRunner().invoke(main, ["accuracy"])
     assert result.exit_code == 0
     assert "| cuda |" in result.output and "book rule median" in result.output
+
+
+def test_accuracy_reports_multi_gpu_layer_split():
+    result = CliRunner().invoke(main, ["accuracy"])
+    assert "Multi-GPU layer split (2–8 GPUs, " in result.output
