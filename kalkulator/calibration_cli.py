@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-import sys
 import tempfile
 from pathlib import Path
 
@@ -22,20 +21,15 @@ from kalkulator.calibration import (
     speed_rows,
 )
 from kalkulator.catalog import DEFAULT_DIR, GPU, MODEL, SPEED, Catalog, CatalogError, load_table
+from kalkulator.cli_common import fail
 from kalkulator.workbook.writer import write_atomic
-
-
-def _fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(2)
 
 
 def _catalog(folder: Path) -> Catalog:
     try:
         return Catalog({"gpu": load_table(GPU, folder), "model": load_table(MODEL, folder)})
     except CatalogError as exc:
-        _fail("invalid catalog\n" + "\n".join(f"  {m}" for m in exc.messages))
-        raise
+        fail("invalid catalog\n" + "\n".join(f"  {m}" for m in exc.messages))
 
 
 def format_table(rows: list[dict]) -> str:
@@ -90,16 +84,16 @@ def calibrate_cmd(
             data, origin, min_devices = load_shipped(catalog), "assumptions/calibration/measured_tps.csv", 3
         else:
             if not gpu or not model_name:
-                _fail("--gpu and --model are required with a llama-bench file")
+                fail("--gpu and --model are required with a llama-bench file")
             if catalog["model"].find(model_name) is None:
-                _fail(f"--model: {model_name!r} is not in the model catalog")
+                fail(f"--model: {model_name!r} is not in the model catalog")
             data, origin, min_devices = load_llama_bench(measurements, catalog, gpu, model_name), measurements.name, 1
     except CalibrationError as exc:
-        _fail(str(exc))
+        fail(str(exc))
         return
     fits = calibrate(data, min_devices=min_devices)
     if not fits:
-        _fail("no backend has measurements of both decode and enough devices to fit")
+        fail("no backend has measurements of both decode and enough devices to fit")
     new = speed_rows(fits, engine, dt.date.today().isoformat(), origin)
     target = catalog_dir / SPEED.file
     fields = [f.name for f in SPEED.fields]
@@ -117,7 +111,7 @@ def calibrate_cmd(
         try:
             load_table(SPEED, Path(tmp))
         except CatalogError as exc:
-            _fail("fitted parameters are out of range\n" + "\n".join(exc.messages))
+            fail("fitted parameters are out of range\n" + "\n".join(exc.messages))
     click.echo(format_table(accuracy_table(fits)))
     if dry_run:
         click.echo(buf.getvalue())

@@ -16,37 +16,18 @@ import click
 
 from kalkulator.build import DIST, LANGS, build, check_with_libreoffice, verification_passes, workbook_name
 from kalkulator.calibration_cli import accuracy, calibrate_cmd
-from kalkulator.catalog import CatalogError, load_catalog
+from kalkulator.cli_common import CATALOG_OPTION, fail, load_catalog_or_fail, parse_sets
 from kalkulator.expr import Value
 from kalkulator.graph import Graph
 from kalkulator.importers import ModelFileError
 from kalkulator.model_cli import model as model_group
 from kalkulator.model_cli import model_settings
+from kalkulator.preview import render as render_preview
 from kalkulator.quantities import QUANTITIES
 from kalkulator.scenario import ScenarioError, outputs, parse_value, resolve
 from kalkulator.simulate_cli import preview, simulate
 from kalkulator.workbook.layout import load_plan
 from kalkulator.workbook.writer import write_atomic
-
-CATALOG_OPTION = click.option(
-    "--catalog",
-    "catalog_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Folder with the catalog CSVs (default: the shipped assumptions/).",
-)
-
-
-def _fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(2)
-
-
-def _catalog(catalog_dir: Path | None):
-    try:
-        return load_catalog(catalog_dir)
-    except CatalogError as exc:
-        _fail("invalid catalog\n" + "\n".join(f"  {m}" for m in exc.messages))
 
 
 @click.group()
@@ -76,7 +57,7 @@ def _comparable(data: bytes, path: Path) -> object:
 @CATALOG_OPTION
 def build_cmd(lang: str, out_dir: Path, check: bool, catalog_dir: Path | None) -> None:
     """Generate the workbooks (and, for all languages, dist/preview.html); atomic: a failed build changes nothing."""
-    catalog = _catalog(catalog_dir)
+    catalog = load_catalog_or_fail(catalog_dir)
     langs = LANGS if lang == "all" else (lang,)
     started = time.perf_counter()
     built = {}
@@ -84,9 +65,7 @@ def build_cmd(lang: str, out_dir: Path, check: bool, catalog_dir: Path | None) -
         try:
             built[code] = build(code, catalog)
         except ValueError as exc:
-            _fail(f"cannot lay out the workbook: {exc}")
-    from kalkulator.preview import render as render_preview
-
+            fail(f"cannot lay out the workbook: {exc}")
     outputs_by_path = {out_dir / workbook_name(code): result.data for code, result in built.items()}
     if lang == "all":
         outputs_by_path[out_dir / "preview.html"] = render_preview(catalog).encode("utf-8")
@@ -113,8 +92,7 @@ def _detect_lang(path: Path) -> str:
     for code in LANGS:
         if all(sheet[f"title_{code}"] in sheets for sheet in load_plan()):
             return code
-    _fail(f"{path}: not a kalkulator workbook (its sheets match no language of templates/workbook.toml)")
-    raise AssertionError
+    fail(f"{path}: not a kalkulator workbook (its sheets match no language of templates/workbook.toml)")
 
 
 @main.command("verify")
@@ -136,7 +114,7 @@ def verify_cmd(path: Path, shipped_only: bool, with_lo: bool, catalog_dir: Path 
     """Evaluate PATH with the `formulas` package and compare every formula cell with the engine."""
     from kalkulator.workbook.verify import InputSet, verify
 
-    catalog = _catalog(catalog_dir)
+    catalog = load_catalog_or_fail(catalog_dir)
     started = time.perf_counter()
     lang = _detect_lang(path)
     result = build(lang, catalog)
@@ -169,16 +147,6 @@ def _print_mismatches(mismatches: list) -> None:
         click.echo(f"MISMATCH [{m.pass_name}] {m.where} {m.label}: engine={m.expected!r} workbook={m.got!r}")
     if len(mismatches) > 200:
         click.echo(f"... and {len(mismatches) - 200} more mismatches")
-
-
-def _parse_sets(graph: Graph, sets: tuple[str, ...]) -> dict[str, Value]:
-    settings: dict[str, Value] = {}
-    for item in sets:
-        if "=" not in item:
-            raise ScenarioError(f"--set {item!r}: expected NAME=VALUE")
-        name, raw = item.split("=", 1)
-        settings[name.strip()] = parse_value(graph, name.strip(), raw, f"--set {name.strip()}")
-    return settings
 
 
 def _format(value: Value, number_format: str) -> str:
@@ -254,7 +222,7 @@ def hitung(
 ) -> None:
     """Compute a scenario's quantities (the same numbers as the workbook)."""
     graph = Graph(QUANTITIES)
-    catalog = _catalog(catalog_dir)
+    catalog = load_catalog_or_fail(catalog_dir)
     columns = catalog.columns()
     chosen = {
         "model_name": model_name,
@@ -275,7 +243,7 @@ def hitung(
                     f"({base['weight_bits_per_param']:.4f} bits per weight); --quant does not change them",
                     err=True,
                 )
-        base.update(_parse_sets(graph, sets))  # --set still overrides anything derived from a file
+        base.update(parse_sets(graph, sets))  # --set still overrides anything derived from a file
         if scenarios is None:
             notes: list[str] = []
             settings = resolve(graph, catalog, base, notes=notes)
@@ -286,7 +254,7 @@ def hitung(
             return
         rows = list(_read_scenarios(graph, catalog, scenarios, base))
     except (ScenarioError, ModelFileError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
         return
     results = [outputs(graph.evaluate(s, columns), graph) for s in rows]
     if as_json:
@@ -341,5 +309,5 @@ def list_cmd(what: str, catalog_dir: Path | None) -> None:
             click.echo(f"{q.name:<40} {q.unit.label:<12} {kind}")
         return
     key = {"gpus": "gpu", "models": "model", "quants": "quant", "kv-cache": "kv_cache", "engines": "engine"}[what]
-    for name in _catalog(catalog_dir)[key].names:
+    for name in load_catalog_or_fail(catalog_dir)[key].names:
         click.echo(name)

@@ -12,13 +12,13 @@ import datetime as dt
 import io
 import os
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
 import click
 
 from kalkulator.catalog import DEFAULT_DIR, MODEL, CatalogError, check_name, load_table
+from kalkulator.cli_common import fail
 from kalkulator.importers import ROW_COLUMNS, DerivedModel, ModelFileError
 
 
@@ -91,11 +91,6 @@ def append_row(folder: Path, row: dict[str, str], dry_run: bool = False) -> Path
     return path
 
 
-def _fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(2)
-
-
 @click.group("model")
 def model() -> None:
     """Add models to the catalog from a Hugging Face config.json or a GGUF file."""
@@ -125,10 +120,10 @@ def add(config: Path | None, gguf: Path | None, name: str | None, catalog_dir: P
         click.echo("row: " + _csv_line(row, "\n"), nl=False)
         path = append_row(catalog_dir, row, dry_run)
     except CatalogError as exc:
-        _fail("\n".join(exc.messages))
+        fail("\n".join(exc.messages))
         return
     except ModelFileError as exc:
-        _fail(str(exc))
+        fail(str(exc))
         return
     if dry_run:
         click.echo(f"dry run: {path} not changed")

@@ -9,36 +9,18 @@ from pathlib import Path
 import click
 
 from kalkulator.build import DIST
-from kalkulator.catalog import Catalog, CatalogError, load_catalog
+from kalkulator.cli_common import CATALOG_OPTION, fail, load_catalog_or_fail, parse_sets
 from kalkulator.expr import Value
 from kalkulator.graph import Graph
 from kalkulator.quantities import QUANTITIES
-from kalkulator.scenario import ScenarioError, compute, parse_value
+from kalkulator.scenario import ScenarioError, compute
 from kalkulator.simulate import LANGS, Playback, Screen, make_schedule, play, sample_tokens, summary, wrap_pieces
-
-
-def _fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(2)
-
-
-def _load(catalog_dir: Path | None) -> Catalog:
-    try:
-        return load_catalog(catalog_dir)
-    except CatalogError as exc:
-        _fail("invalid catalog\n" + "\n".join(f"  {m}" for m in exc.messages))
-        raise AssertionError from exc
 
 
 def _settings(chosen: dict[str, Value | None], sets: tuple[str, ...]) -> dict[str, Value]:
     """Options first, then --set NAME=VALUE on top (the same precedence and parsing as `kalkulator hitung`)."""
-    graph = Graph(QUANTITIES)
     settings = {k: v for k, v in chosen.items() if v is not None}
-    for item in sets:
-        if "=" not in item:
-            raise ScenarioError(f"--set {item!r}: expected NAME=VALUE")
-        name, raw = (part.strip() for part in item.split("=", 1))
-        settings[name] = parse_value(graph, name, raw, f"--set {name}")
+    settings.update(parse_sets(Graph(QUANTITIES), sets))
     return settings
 
 
@@ -48,15 +30,6 @@ def _number(values: dict[str, Value], name: str, positive: bool) -> float:
     if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0 or (positive and v == 0):
         raise ScenarioError(f"cannot simulate: {name} is {v!r}")
     return float(v)
-
-
-CATALOG_OPTION = click.option(
-    "--catalog",
-    "catalog_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Folder with the catalog CSVs (default: the shipped assumptions/).",
-)
 
 
 @click.command("simulate")
@@ -103,7 +76,7 @@ def simulate(
     catalog_dir,
 ) -> None:
     """Stream sample text at a scenario's predicted TTFT and tokens/s, then compare measured with predicted."""
-    catalog = _load(catalog_dir)
+    catalog = load_catalog_or_fail(catalog_dir)
     chosen: dict[str, Value | None] = {
         "model_name": model_name,
         "gpu_name": gpu_name,
@@ -121,7 +94,7 @@ def simulate(
         if n < 1:
             raise ScenarioError(f"cannot simulate: output_tokens is {values['output_tokens']!r}; need at least 1")
     except ScenarioError as exc:
-        _fail(str(exc))
+        fail(str(exc))
         return
     if values["fits_in_vram"] is False:
         click.echo(
@@ -164,10 +137,10 @@ def preview(out_path: Path, catalog_dir: Path | None) -> None:
     """Write an offline HTML page that streams 1–4 configurations side by side at their predicted speeds."""
     from kalkulator.preview import write_preview
 
-    catalog = _load(catalog_dir)
+    catalog = load_catalog_or_fail(catalog_dir)
     try:
         size = write_preview(out_path, catalog)
     except ScenarioError as exc:
-        _fail(str(exc))
+        fail(str(exc))
         return
     click.echo(f"wrote {out_path} ({size / 1000:.0f} kB)")
