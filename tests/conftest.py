@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from kalkulator.build import build
 from kalkulator.catalog import DEFAULT_DIR, load_catalog
 from kalkulator.graph import Graph
 from kalkulator.quantities import QUANTITIES
 from kalkulator.scenario import compute
+
+# In CI the property tests replay the same examples every run: a failure there is reproducible, never flaky.
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI") == "true":
+    settings.load_profile("ci")
 
 
 @pytest.fixture(scope="session")
