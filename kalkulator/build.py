@@ -50,23 +50,10 @@ def verification_passes(catalog: Catalog, layout: Layout) -> list[InputSet]:
     (MoE, MLA and sliding-window models, multi-GPU, Apple and CPU systems alike).
     """
     passes = [InputSet("shipped inputs", {})]
-    names = {
-        key: catalog[key].names for key in ("gpu", "model", "quant", "kv_cache", "engine", "tariff", "cloud", "api")
-    }
-    colocation = [r["name"] for r in catalog["hosting"].rows if r["mode"] == "colocation"] or list(
-        catalog["hosting"].names
-    )
-    choice_of = {
-        "gpu": "gpu_name",
-        "model": "model_name",
-        "quant": "quant_name",
-        "kv_cache": "kv_cache_type",
-        "engine": "engine",
-        "tariff": "tariff_name",
-        "cloud": "cloud_offer_name",
-        "api": "api_name",
-    }
-    steps = {"gpu": 17, "model": 11, "quant": 7, "kv_cache": 3, "engine": 5, "tariff": 3, "cloud": 7, "api": 5}
+    choices = {q.name: q.choices[0] for q in QUANTITIES if q.choices}  # input name → catalog table
+    pools = {name: catalog[table].names for name, table in choices.items()}
+    pools["colocation_name"] = tuple(r["name"] for r in catalog["hosting"].rows if r["mode"] == "colocation")
+    steps = (17, 11, 7, 3, 5, 13, 19, 23, 29)  # co-prime strides, one per choice
     numbers = [
         {
             "context_tokens": 32768,
@@ -104,8 +91,7 @@ def verification_passes(catalog: Catalog, layout: Layout) -> list[InputSet]:
         },
     ]
     for k, extra in enumerate(numbers):
-        settings = {choice_of[key]: _pick(pool, steps[key], k + 1) for key, pool in names.items()}
-        settings["colocation_name"] = _pick(tuple(colocation), 1, k + 1)
+        settings = {name: _pick(pool, steps[i % len(steps)], k + 1) for i, (name, pool) in enumerate(pools.items())}
         settings.update(extra)
         passes.append(InputSet(f"choices and numbers #{k + 1}", settings))
     sweep = next((i for i, rb in enumerate(layout.row_blocks) if "concurrent_users" in rb.bound[0]), None)
