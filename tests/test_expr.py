@@ -148,10 +148,10 @@ TREES = st.recursive(LEAF, _combine, max_leaves=8)
 def _formulas_value(formula: str):
     import formulas
 
-    from kalkulator.workbook.verify import _patch_rounding, normalise
+    from kalkulator.workbook.verify import normalise, patch_formulas_rounding
 
     os.environ.setdefault("TQDM_DISABLE", "1")
-    _patch_rounding()
+    patch_formulas_rounding()
     func = formulas.Parser().ast(formula)[1].compile()
     return normalise(func())
 

@@ -44,7 +44,7 @@ class Report:
         return not self.mismatches and not self.unexpected_formulas
 
 
-def _patch_rounding() -> None:
+def patch_formulas_rounding() -> None:
     """Make `formulas` round like Excel and LibreOffice (15 significant digits, half away from zero)."""
     import formulas
     from formulas.functions import wrap_ufunc
@@ -118,7 +118,7 @@ class Evaluator:
 
     def __init__(self, path: Path):
         os.environ.setdefault("TQDM_DISABLE", "1")
-        _patch_rounding()
+        patch_formulas_rounding()
         import formulas
 
         self.path = path.resolve()
