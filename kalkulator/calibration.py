@@ -28,6 +28,16 @@ class CalibrationError(ValueError):
 
 
 @dataclass(frozen=True)
+class PrefillParams:
+    efficiency: float  # float weights (F16/BF16/F32)
+    efficiency_quant: float  # quantized weights
+    layer_overhead_us: float  # per layer and prompt token
+
+
+FLOAT_QUANTS = ("F16", "BF16", "F32", "FP16", "FP32")
+
+
+@dataclass(frozen=True)
 class DecodeParams:
     efficiency: float
     efficiency_hbm: float
@@ -140,9 +150,11 @@ def predict_decode(p: DecodeParams, x: pd.DataFrame) -> np.ndarray:
     return 1 / seconds.to_numpy()
 
 
-def predict_prefill(efficiency: float, x: pd.DataFrame) -> np.ndarray:
+def predict_prefill(p: PrefillParams, x: pd.DataFrame) -> np.ndarray:
+    eta = np.where(x["quant"].str.upper().isin(FLOAT_QUANTS), p.efficiency, p.efficiency_quant)
     flops_per_token = 2 * x["params_b"] * 1e9 + 2 * x["layers"] * x["prompt_tokens"] * x["attn_dim"]
-    return (x["fp16_tflops"] * 1e12 * efficiency / flops_per_token).to_numpy()
+    seconds = flops_per_token / (x["fp16_tflops"] * 1e12 * eta) + x["layers"] * p.layer_overhead_us / 1e6
+    return 1 / seconds.to_numpy()
 
 
 def fit_decode(x: pd.DataFrame) -> DecodeParams:
@@ -163,12 +175,21 @@ def fit_decode(x: pd.DataFrame) -> DecodeParams:
     return params(res.x)
 
 
-def fit_prefill(x: pd.DataFrame) -> float:
+def fit_prefill(x: pd.DataFrame) -> PrefillParams:
     x = x[x["fp16_tflops"].notna()]
+    is_float = x["quant"].str.upper().isin(FLOAT_QUANTS)
+    both = bool(is_float.any()) and bool((~is_float).any())
+
+    def params(v: np.ndarray) -> PrefillParams:
+        return PrefillParams(v[0], v[1] if both else v[0], v[-1])
+
+    start = [0.3, 0.3, 1.0] if both else [0.3, 1.0]
     res = least_squares(
-        lambda v: np.log(predict_prefill(v[0], x)) - np.log(x["tok_s"].to_numpy()), [0.3], bounds=([0.01], [1.0])
+        lambda v: np.log(predict_prefill(params(v), x)) - np.log(x["tok_s"].to_numpy()),
+        start,
+        bounds=([0.01] * (len(start) - 1) + [0.0], [1.0] * (len(start) - 1) + [1e3]),
     )
-    return float(res.x[0])
+    return params(res.x)
 
 
 def held_out(x: pd.DataFrame, metric: str) -> np.ndarray:
@@ -193,7 +214,7 @@ def held_out(x: pd.DataFrame, metric: str) -> np.ndarray:
 class BackendFit:
     backend: str
     decode: DecodeParams
-    prefill_efficiency: float
+    prefill: PrefillParams | None
     decode_residuals: np.ndarray  # held-out, measured ÷ predicted − 1
     prefill_residuals: np.ndarray
     book_residuals: np.ndarray  # the book's rule on the same decode rows
@@ -215,7 +236,7 @@ def calibrate(data: pd.DataFrame, min_devices: int = 3) -> list[BackendFit]:
             BackendFit(
                 str(backend),
                 fit_decode(tg),
-                fit_prefill(pp) if enough_pp else float("nan"),
+                fit_prefill(pp) if enough_pp else None,
                 held_out(tg, "tg"),
                 held_out(pp, "pp") if enough_pp else np.array([]),
                 (tg["tok_s"] / book - 1).to_numpy(),
@@ -281,19 +302,23 @@ def speed_rows(fits: list[BackendFit], engine: str, as_of: str, origin: str) -> 
     backends' held-out residuals pooled; a backend without prefill data borrows that backend's prefill.
     """
     main = max(fits, key=lambda f: f.points)
+    if main.prefill is None:
+        raise CalibrationError("no prefill measurements to fit: include prompt-processing rows (llama-bench -p)")
     pooled = np.concatenate([f.decode_residuals for f in fits])
 
     def row(name: str, f: BackendFit, residuals: np.ndarray, note: str) -> dict:
         low, high = np.quantile(residuals, BAND)
-        prefill = f.prefill_efficiency if np.isfinite(f.prefill_efficiency) else main.prefill_efficiency
-        borrowed = "" if np.isfinite(f.prefill_efficiency) else f"; prefill borrowed from {main.backend}"
+        prefill = f.prefill or main.prefill
+        borrowed = "" if f.prefill else f"; prefill borrowed from {main.backend}"
         return {
             "name": name,
             "decode_efficiency_frac": round(f.decode.efficiency, 4),
             "decode_efficiency_hbm_frac": round(f.decode.efficiency_hbm, 4),
             "layer_overhead_ms": round(f.decode.layer_overhead_ms, 5),
             "attention_ns": round(f.decode.attention_ns, 3),
-            "prefill_efficiency_frac": round(prefill, 4),
+            "prefill_efficiency_frac": round(prefill.efficiency, 4),
+            "prefill_efficiency_quant_frac": round(prefill.efficiency_quant, 4),
+            "prefill_layer_overhead_us": round(prefill.layer_overhead_us, 4),
             "error_low_frac": round(min(0.0, float(low)), 4),
             "error_high_frac": round(max(0.0, float(high)), 4),
             "fit_points": f.points,

@@ -94,7 +94,10 @@ def calibrate_cmd(
     fits = calibrate(data, min_devices=min_devices)
     if not fits:
         fail("no backend has measurements of both decode and enough devices to fit")
-    new = speed_rows(fits, engine, dt.date.today().isoformat(), origin)
+    try:
+        new = speed_rows(fits, engine, dt.date.today().isoformat(), origin)
+    except CalibrationError as exc:
+        fail(str(exc))
     target = catalog_dir / SPEED.file
     fields = [f.name for f in SPEED.fields]
     kept = []

@@ -192,3 +192,29 @@ def test_accuracy_command_prints_the_table():
 def test_accuracy_reports_multi_gpu_layer_split():
     result = CliRunner().invoke(main, ["accuracy"])
     assert "Multi-GPU layer split (2–8 GPUs, " in result.output
+
+
+def test_prefill_fit_recovers_known_parameters():
+    # rate = 1 / (FLOPs per token ÷ (FLOPS × η) + layers × c), η 0.5 for F16 and 0.4 for Q4_0, c = 3 µs.
+    rows = []
+    for tflops in (80.0, 160.0, 300.0):
+        for quant, eta in (("F16", 0.5), ("Q4_0", 0.4)):
+            for params_b, layers, attn_dim in ((8.0, 32, 4096), (70.0, 80, 8192)):
+                for prompt in (128, 512, 2048):
+                    flops = 2 * params_b * 1e9 + 2 * layers * prompt * attn_dim
+                    seconds = flops / (tflops * 1e12 * eta) + layers * 3e-6
+                    rows.append(
+                        {
+                            "fp16_tflops": tflops,
+                            "quant": quant,
+                            "params_b": params_b,
+                            "layers": layers,
+                            "attn_dim": attn_dim,
+                            "prompt_tokens": prompt,
+                            "tok_s": 1 / seconds,
+                        }
+                    )
+    p = cal.fit_prefill(pd.DataFrame(rows))
+    assert p.efficiency == pytest.approx(0.5, rel=1e-4)
+    assert p.efficiency_quant == pytest.approx(0.4, rel=1e-4)
+    assert p.layer_overhead_us == pytest.approx(3.0, rel=1e-3)

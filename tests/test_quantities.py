@@ -143,6 +143,7 @@ def test_prefill_from_flops(calc):
         prompt_tokens=2000,
         gpu_fp16_tflops=100,
         prefill_efficiency_frac=0.5,
+        prefill_layer_overhead_us=0,
         gpu_mem_bandwidth_gbs=1000,
     )
     flops = 2 * 8.03e9 * 2000 + 2 * 32 * 2000**2 * 32 * 128
@@ -150,3 +151,13 @@ def test_prefill_from_flops(calc):
     seconds = flops / (100e12 * 0.5)
     assert out["prefill_tok_s"] == pytest.approx(2000 / seconds, rel=1e-12)
     assert out["ttft_s"] == pytest.approx(seconds, rel=1e-12)
+
+
+def test_prefill_layer_cost_and_quantized_efficiency(calc):
+    # Per-layer cost per prompt token adds prompt × layers × µs; quantized weights use their own efficiency.
+    base = {"model_name": "Llama-3-8B", "prompt_tokens": 1000, "gpu_fp16_tflops": 100, "gpu_mem_bandwidth_gbs": 1000}
+    with_cost = calc(**base, prefill_efficiency_frac=0.5, prefill_layer_overhead_us=3)
+    without = calc(**base, prefill_efficiency_frac=0.5, prefill_layer_overhead_us=0)
+    assert with_cost["prefill_compute_s"] - without["prefill_compute_s"] == pytest.approx(1000 * 32 * 3e-6, rel=1e-9)
+    assert calc(quant_name="F16")["quant_kind_type"] == "float"
+    assert calc(quant_name="Q4_K_M")["quant_kind_type"] == "gguf"

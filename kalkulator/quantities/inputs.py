@@ -271,6 +271,15 @@ FORMATS = (
         "Bits per parameter",
         "Effective bits per weight of the chosen format.",
     ),
+    lookup(
+        "quant_kind_type",
+        "quant",
+        "kind",
+        "Jenis format bobot",
+        "Weight format kind",
+        "float, int, gguf, awq, gptq, exl2, mxfp4 or nf4: quantized weights prefill at another efficiency.",
+        fallback="",
+    ),
     row_of("kv_cache", "kv_cache_type", "Baris presisi KV", "KV precision row"),
     lookup(
         "kv_cache_bits",
@@ -332,13 +341,30 @@ FORMATS = (
         "Attention cost per layer and context token",
         "Extra time per layer for each token in the context (attention without a fused kernel grows with it).",
     ),
-    lookup(
-        "prefill_efficiency_frac",
-        "speed",
+    Quantity(
         "prefill_efficiency_frac",
         "Efisiensi komputasi prefill",
         "Prefill compute efficiency",
-        "Share of peak FP16 FLOPS reached in prefill (MFU).",
+        "Share of peak FP16 FLOPS reached in prefill (MFU), for float or quantized weights.",
+        "Katalog parameter kecepatan (kalkulator calibrate)",
+        expr=IF(
+            R("speed_row") > 0,
+            IF(
+                EQ(R("quant_kind_type"), "float"),
+                INDEX(Col("speed", "prefill_efficiency_frac"), R("speed_row")),
+                INDEX(Col("speed", "prefill_efficiency_quant_frac"), R("speed_row")),
+            ),
+            0,
+        ),
+        overridable=True,
+    ),
+    lookup(
+        "prefill_layer_overhead_us",
+        "speed",
+        "prefill_layer_overhead_us",
+        "Overhead prefill per layer per token",
+        "Prefill cost per layer and prompt token",
+        "Fixed cost per layer for each prompt token (kernel launches).",
     ),
     lookup(
         "speed_error_low_frac",

@@ -191,9 +191,10 @@ QUANTITIES = (
         "prefill_compute_s",
         "Waktu komputasi prefill",
         "Prefill compute time",
-        "Prefill FLOPs ÷ (FP16 FLOPS × GPUs in parallel × compute efficiency).",
-        "Buku, Bab prefill",
-        expr=safe_div(R("prefill_tflop"), R("gpu_fp16_tflops") * R("parallel_gpus") * R("prefill_efficiency_frac")),
+        "Prefill FLOPs ÷ (FP16 FLOPS × GPUs in parallel × compute efficiency) + prompt × layers × cost per layer.",
+        "Buku, Bab prefill; fitted by kalkulator calibrate",
+        expr=safe_div(R("prefill_tflop"), R("gpu_fp16_tflops") * R("parallel_gpus") * R("prefill_efficiency_frac"))
+        + R("prompt_tokens") * R("model_layers") * R("prefill_layer_overhead_us") / 1e6,
     ),
     Quantity(
         "prefill_memory_s",
