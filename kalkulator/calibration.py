@@ -98,6 +98,7 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
         "gen_tokens",
         "metric",
         "tok_s",
+        "n_devices",
     ]
     return frame(m[cols].reset_index(drop=True), catalog)
 
