@@ -103,7 +103,7 @@ QUANTITIES = (
         "Ideal tok/s per user",
         "1 ÷ memory time per step: 100 % of peak bandwidth, no fixed costs.",
         BOOK_TPS,
-        expr=IF(R("usable_hardware_flag"), safe_div(1000, R("decode_step_memory_ms")), 0),
+        expr=safe_div(1000, R("decode_step_memory_ms")),
     ),
     Quantity(
         "decode_overhead_ms",
