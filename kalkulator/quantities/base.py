@@ -146,17 +146,30 @@ def row_of(table: str, key: str, label_id: str, label_en: str) -> Quantity:
 
 
 def lookup(
-    name: str, table: str, column: str, label_id: str, label_en: str, doc: str, fallback: float | str = 0
+    name: str,
+    table: str,
+    column: str,
+    label_id: str,
+    label_en: str,
+    doc: str,
+    fallback: float | str = 0,
+    instead: tuple[Node, str] | None = None,
 ) -> Quantity:
-    """A value read from the chosen catalog row (`fallback` when none is chosen); a yellow cell can replace it."""
+    """A value read from the chosen catalog row (`fallback` when none is chosen); a yellow cell can replace it.
+
+    `instead` = (condition, other column): read the other column of the same row when the condition holds.
+    """
     row = R(f"{table}_row")
+    value: Node = INDEX(Col(table, column), row)
+    if instead is not None:
+        value = IF(instead[0], INDEX(Col(table, instead[1]), row), value)
     return Quantity(
         name,
         label_id,
         label_en,
         doc,
-        f"Katalog {table}: kolom {column}",
-        expr=IF(row > 0, INDEX(Col(table, column), row), fallback),
+        f"Katalog {table}: kolom {column}" + (f" / {instead[1]}" if instead else ""),
+        expr=IF(row > 0, value, fallback),
         overridable=True,
         catalog_column=(table, column),
     )

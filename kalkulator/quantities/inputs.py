@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import EQ, IF, IFERROR, INDEX, JOIN, MATCH, Col, R
+from kalkulator.expr import EQ, IFERROR, JOIN, MATCH, NE, Col, R
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK = "Buku 'Kalkulasi Token Generation'"
@@ -308,22 +308,14 @@ FORMATS = (
             IFERROR(MATCH(JOIN(R("engine"), "/any"), Col("speed", "name")), 0),
         ),
     ),
-    Quantity(
+    lookup(
+        "decode_efficiency_frac",
+        "speed",
         "decode_efficiency_frac",
         "Efisiensi bandwidth decode",
         "Decode bandwidth efficiency",
         "Share of peak bandwidth a decode step reaches, for this engine, backend and memory type (HBM or other).",
-        "Katalog parameter kecepatan (kalkulator calibrate)",
-        expr=IF(
-            R("speed_row") > 0,
-            IF(
-                EQ(R("gpu_memory_type"), "hbm"),
-                INDEX(Col("speed", "decode_efficiency_hbm_frac"), R("speed_row")),
-                INDEX(Col("speed", "decode_efficiency_frac"), R("speed_row")),
-            ),
-            0,
-        ),
-        overridable=True,
+        instead=(EQ(R("gpu_memory_type"), "hbm"), "decode_efficiency_hbm_frac"),
     ),
     lookup(
         "decode_layer_overhead_ms",
@@ -341,22 +333,14 @@ FORMATS = (
         "Attention cost per layer and context token",
         "Extra time per layer for each token in the context (attention without a fused kernel grows with it).",
     ),
-    Quantity(
+    lookup(
+        "prefill_efficiency_frac",
+        "speed",
         "prefill_efficiency_frac",
         "Efisiensi komputasi prefill",
         "Prefill compute efficiency",
         "Share of peak FP16 FLOPS reached in prefill (MFU), for float or quantized weights.",
-        "Katalog parameter kecepatan (kalkulator calibrate)",
-        expr=IF(
-            R("speed_row") > 0,
-            IF(
-                EQ(R("quant_kind_type"), "float"),
-                INDEX(Col("speed", "prefill_efficiency_frac"), R("speed_row")),
-                INDEX(Col("speed", "prefill_efficiency_quant_frac"), R("speed_row")),
-            ),
-            0,
-        ),
-        overridable=True,
+        instead=(NE(R("quant_kind_type"), "float"), "prefill_efficiency_quant_frac"),
     ),
     lookup(
         "prefill_layer_overhead_us",
