@@ -291,13 +291,17 @@ def _number(v: Value) -> float | XlError:
     return VALUE
 
 
+def _first_error(*values: object) -> XlError | None:
+    """Excel propagates the first error among an operation's operands."""
+    return next((v for v in values if isinstance(v, XlError)), None)
+
+
 def _arith(fn: Callable[[float, float], float]) -> Callable[[Value, Value], Value]:
     def apply(a: Value, b: Value) -> Value:
         x, y = _number(a), _number(b)
-        if isinstance(x, XlError):
-            return x
-        if isinstance(y, XlError):
-            return y
+        err = _first_error(x, y)
+        if err is not None:
+            return err
         try:
             result = fn(x, y)
         except OverflowError:
@@ -336,11 +340,8 @@ def _text_of(v: Value) -> str | XlError:
 
 def _concat(a: Value, b: Value) -> Value:
     x, y = _text_of(a), _text_of(b)
-    if isinstance(x, XlError):
-        return x
-    if isinstance(y, XlError):
-        return y
-    return x + y
+    err = _first_error(x, y)
+    return err if err is not None else str(x) + str(y)
 
 
 def _rank(v: Value) -> tuple[int, Any]:
@@ -356,10 +357,9 @@ def _rank(v: Value) -> tuple[int, Any]:
 
 def _compare(fn: Callable[[Any, Any], bool]) -> Callable[[Value, Value], Value]:
     def apply(a: Value, b: Value) -> Value:
-        if isinstance(a, XlError):
-            return a
-        if isinstance(b, XlError):
-            return b
+        err = _first_error(a, b)
+        if err is not None:
+            return err
         if a is None and isinstance(b, str):
             a = ""
         if b is None and isinstance(a, str):
@@ -561,7 +561,7 @@ class Evaluate(Visitor):
         args = [self.visit(a) for a in n.args]
         func = FUNCS[n.fn]
         if not func.sees_errors:
-            err = next((a for a in args if isinstance(a, XlError)), None)
+            err = _first_error(*args)
             if err is not None:
                 return err
         return func.impl(*args)

@@ -10,7 +10,7 @@ routed experts a token does not use.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,16 @@ class _Spec:
     defaults: dict[str, Any] = field(default_factory=dict)
 
 
+_GEMMA3 = _Spec(
+    "Gemma 3",
+    bias="config",
+    qk_norm=True,
+    norms_per_layer=4,
+    tied_default=True,
+    window="pattern",
+    defaults=_GEMMA3_DEFAULTS,
+)
+
 ARCHITECTURES: dict[str, _Spec] = {
     "LlamaForCausalLM": _Spec("Llama", bias="config", mlp_bias=True),
     "MistralForCausalLM": _Spec("Mistral", window="all"),
@@ -57,25 +67,8 @@ ARCHITECTURES: dict[str, _Spec] = {
     "Qwen3ForCausalLM": _Spec("Qwen3", bias="config", qk_norm=True, window="qwen"),
     "Qwen3MoeForCausalLM": _Spec("Qwen3-MoE", bias="config", qk_norm=True, moe="qwen", window="qwen"),
     "Gemma2ForCausalLM": _Spec("Gemma 2", bias="config", norms_per_layer=4, tied_default=True, window="alternate"),
-    "Gemma3ForCausalLM": _Spec(
-        "Gemma 3",
-        bias="config",
-        qk_norm=True,
-        norms_per_layer=4,
-        tied_default=True,
-        window="pattern",
-        defaults=_GEMMA3_DEFAULTS,
-    ),
-    "Gemma3ForConditionalGeneration": _Spec(
-        "Gemma 3",
-        bias="config",
-        qk_norm=True,
-        norms_per_layer=4,
-        tied_default=True,
-        window="pattern",
-        nested=True,
-        defaults=_GEMMA3_DEFAULTS,
-    ),
+    "Gemma3ForCausalLM": _GEMMA3,
+    "Gemma3ForConditionalGeneration": replace(_GEMMA3, nested=True),  # text_config inside a multimodal config
     "Phi3ForCausalLM": _Spec("Phi-3", window="off"),
     "DeepseekV2ForCausalLM": _Spec("DeepSeek", moe="deepseek", mla=True),
     "DeepseekV3ForCausalLM": _Spec("DeepSeek", moe="deepseek", mla=True),
