@@ -296,9 +296,10 @@ def accuracy_table(fits: list[BackendFit]) -> list[dict]:
     return rows
 
 
-def speed_rows(fits: list[BackendFit], engine: str, as_of: str, origin: str) -> list[dict]:
+def speed_rows(fits: list[BackendFit], engine: str, as_of: str, origin: str, serial_frac: float) -> list[dict]:
     """speed_params.csv rows: one per fitted backend of `engine`, plus `engine/any` for the others.
 
+    `serial_frac` (the serving model's overlap share) is not fitted here: it is carried over from the serving fit.
     `engine/any` takes the parameters of the backend with the most measurements and the band of all
     backends' held-out residuals pooled; a backend without prefill data borrows that backend's prefill.
     """
@@ -320,11 +321,12 @@ def speed_rows(fits: list[BackendFit], engine: str, as_of: str, origin: str) -> 
             "prefill_efficiency_frac": round(prefill.efficiency, 4),
             "prefill_efficiency_quant_frac": round(prefill.efficiency_quant, 4),
             "prefill_layer_overhead_us": round(prefill.layer_overhead_us, 4),
+            "serial_frac": serial_frac,
             "error_low_frac": round(min(0.0, float(low)), 4),
             "error_high_frac": round(max(0.0, float(high)), 4),
             "fit_points": f.points,
             "source": f"kalkulator calibrate on {origin}: {note}; band = 10th/90th percentile of "
-            f"leave-one-device-out residuals{borrowed}",
+            f"leave-one-device-out residuals{borrowed}; serial_frac: the serving fit (assumption)",
             "as_of": as_of,
         }
 

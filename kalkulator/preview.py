@@ -53,7 +53,13 @@ GPUS = (
 QUANTS = ("Q4_K_M", "Q8_0", "F16")
 USERS = (1, 4, 16)
 # Fixed for the whole grid; shown on the page.
-SETTINGS = {"engine": "llama.cpp", "prompt_tokens": 1000, "output_tokens": 300, "context_tokens": 4096}
+SETTINGS = {
+    "engine": "llama.cpp",
+    "prompt_tokens": 1000,
+    "output_tokens": 300,
+    "context_tokens": 4096,
+    "load_requests_per_s": 0,
+}
 # Engine quantities embedded per configuration, in this order; `stream_s` (TTFT + (n−1)·TPOT) is appended.
 FIELDS = ("fits_in_vram", "ttft_s", "decode_tok_s", "tpot_ms", "throughput_tok_s", "vram_total_gb", "gpu_vram_gb")
 JITTER, SEED = 0.15, 0

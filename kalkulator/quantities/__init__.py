@@ -1,12 +1,14 @@
 """Every quantity of kalkulator, each formula defined once, in the book's order."""
 
-from kalkulator.quantities import breakeven, checks, cost, energy, inputs, memory, speed, tco
+from kalkulator.quantities import breakeven, capacity, checks, cost, energy, inputs, memory, speed, tco, workload
 from kalkulator.quantities.base import UNITS, Quantity, Unit, unit_key
 
 QUANTITIES: tuple[Quantity, ...] = (
     *inputs.QUANTITIES,
+    *workload.QUANTITIES,
     *memory.QUANTITIES,
     *speed.QUANTITIES,
+    *capacity.QUANTITIES,
     *energy.QUANTITIES,
     *cost.QUANTITIES,
     *tco.QUANTITIES,

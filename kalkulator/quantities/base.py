@@ -59,6 +59,15 @@ UNITS: dict[str, Unit] = {
     "_idr_per_gpu_hour": Unit("Rp/GPU-hour", '"Rp "#,##0'),
     "_idr_per_gpu_month": Unit("Rp/GPU-month", '"Rp "#,##0'),
     "_idr_per_1m_tokens": Unit("Rp/1M tokens", '"Rp "#,##0.00'),
+    "_idr_per_1m_input_tokens": Unit("Rp/1M input tokens", '"Rp "#,##0.00'),
+    "_idr_per_1m_output_tokens": Unit("Rp/1M output tokens", '"Rp "#,##0.00'),
+    "_idr_per_request": Unit("Rp/request", '"Rp "#,##0.00'),
+    "_requests_per_s": Unit("requests/s", "#,##0.000"),
+    "_requests_per_day": Unit("requests/day", "#,##0"),
+    "_users_per_hour": Unit("users/hour", "#,##0"),
+    "_replicas": Unit("replicas", "#,##0"),
+    "_servers": Unit("servers", "#,##0"),
+    "_gpus_per_server": Unit("GPUs/server", "#,##0"),
     "_idr_per_usd": Unit("Rp/USD", "#,##0"),
     "_usd_per_1m": Unit("USD/1M tokens", "#,##0.000"),
     "_usd_per_hour": Unit("USD/hour", "#,##0.000"),
@@ -88,6 +97,11 @@ SPECIAL_UNITS: dict[str, str] = {
     "pue": "_ratio",
     "tokens_per_day": "_tokens_per_day",
     "tokens_per_month": "_tokens_per_month",
+    "replicas_needed": "_replicas",
+    "gpus_needed": "_gpus",
+    "servers_needed": "_servers",
+    "requests_per_day": "_requests_per_day",
+    "gpus_per_server": "_gpus_per_server",
 }
 
 

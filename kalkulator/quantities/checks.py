@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import IF, NOT, Msg, R
+from kalkulator.expr import IF, NE, NOT, Msg, R
 from kalkulator.quantities.base import Quantity
 
 # First failing check wins; each message says what to change.
@@ -33,6 +33,10 @@ CHECKS = (
         ),
     ),
     (
+        NE(R("sla_text"), Msg("OK", "OK")),
+        R("sla_text"),
+    ),
+    (
         R("gpu_price_usd") <= 0,
         Msg(
             "Harga GPU tidak ada di katalog: biaya on-premise, TCO dan break-even baru benar setelah Anda mengisi "
@@ -44,8 +48,8 @@ CHECKS = (
     (
         R("demand_capacity_frac") > 1,
         Msg(
-            "Kebutuhan token per bulan melebihi kapasitas: tambah GPU atau pengguna bersamaan.",
-            "Monthly token demand exceeds capacity: add GPUs or concurrent users.",
+            "Kebutuhan melebihi kapasitas armada dalam target latensi: tambah GPU (GPU yang dibutuhkan).",
+            "Demand exceeds the fleet's capacity within the latency targets: add GPUs (GPUs needed).",
         ),
     ),
     (

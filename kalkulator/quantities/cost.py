@@ -80,15 +80,15 @@ CAPEX = (
         "gpu_capex_idr",
         "Belanja GPU",
         "GPU purchase",
-        "GPU price × GPUs × USD rate × (1 + PPN).",
+        "GPU price × fleet GPUs × USD rate × (1 + PPN).",
         "Buku, harga akhir = harga dasar × kurs + PPN 11 % (+ bea masuk 0–10 %)",
-        expr=R("gpu_price_usd") * R("n_gpus") * R("usd_idr") * R("ppn_multiplier_ratio"),
+        expr=R("gpu_price_usd") * R("gpus_needed") * R("usd_idr") * R("ppn_multiplier_ratio"),
     ),
     _capex_item(
         "server_capex_idr",
-        "Server/host (tanpa GPU)",
-        "Server/host (without GPUs)",
-        "CPU, board, memory, PSU, chassis.",
+        "Server/host per unit (tanpa GPU)",
+        "Server/host per unit (without GPUs)",
+        "CPU, board, memory, PSU, chassis of one server.",
         20_000_000,
         "Buku, Bab 16.1: workstation RTX 4090 ≈ Rp 50 juta, GPU ≈ Rp 29 juta",
     ),
@@ -121,10 +121,10 @@ CAPEX = (
         "hardware_capex_idr",
         "Total belanja modal (capex)",
         "Total capital expense (capex)",
-        "GPUs + server + network + storage + cooling + setup. Type a quote to use it instead.",
+        "GPUs + servers + network + storage + cooling + setup, for the fleet. Type a quote to use it instead.",
         "Buku, TCO: GPU, server, jaringan, pendinginan",
         expr=R("gpu_capex_idr")
-        + R("server_capex_idr")
+        + R("server_capex_idr") * R("servers_needed")
         + R("network_capex_idr")
         + R("storage_capex_idr")
         + R("cooling_capex_idr")
@@ -192,11 +192,13 @@ CAPEX = (
 ONPREM = (
     Quantity(
         "tokens_per_day",
-        "Token per hari (kapasitas)",
-        "Tokens per day (capacity)",
-        "Throughput × 86,400 s × duty cycle.",
-        "Buku, Bab 16.1: tok/s × 24 × 3600 × duty cycle",
-        expr=R("throughput_tok_s") * 86400 * R("duty_cycle_frac"),
+        "Token terlayani per hari",
+        "Tokens served per day",
+        "Requests served per day × (prompt + output tokens): the tokens the fleet's cost is spread over. "
+        "Type a figure to use it instead (the book uses tok/s × 86,400 × duty cycle).",
+        "Buku, Bab 16.1 (dikoreksi: token input + output yang benar-benar dilayani)",
+        expr=R("served_requests_per_day") * (R("prompt_tokens") + R("output_tokens")),
+        overridable=True,
     ),
     Quantity(
         "onprem_cost_idr_per_day",
@@ -216,6 +218,30 @@ ONPREM = (
         "Cost per day ÷ tokens per day × 1,000,000.",
         BOOK_COST,
         expr=safe_div(R("onprem_cost_idr_per_day") * 1e6, R("tokens_per_day")),
+    ),
+    Quantity(
+        "cost_idr_per_request",
+        "Biaya on-premise per permintaan",
+        "On-premise cost per request",
+        "Cost per 1M tokens × (prompt + output tokens) ÷ 1,000,000.",
+        BOOK_COST,
+        expr=R("cost_idr_per_1m_tokens") * (R("prompt_tokens") + R("output_tokens")) / 1e6,
+    ),
+    Quantity(
+        "cost_idr_per_1m_input_tokens",
+        "Biaya on-premise per 1 juta token input",
+        "On-premise cost per 1M input tokens",
+        "Cost per request × prefill's share of the replica time ÷ prompt tokens × 1,000,000.",
+        BOOK_COST + "; waktu GPU dibagi antara prefill dan decode",
+        expr=safe_div(R("cost_idr_per_request") * R("prefill_share_frac") * 1e6, R("prompt_tokens")),
+    ),
+    Quantity(
+        "cost_idr_per_1m_output_tokens",
+        "Biaya on-premise per 1 juta token output",
+        "On-premise cost per 1M output tokens",
+        "Cost per request × decode's share of the replica time ÷ output tokens × 1,000,000.",
+        BOOK_COST + "; waktu GPU dibagi antara prefill dan decode",
+        expr=safe_div(R("cost_idr_per_request") * (1 - R("prefill_share_frac")) * 1e6, R("output_tokens")),
     ),
 )
 
@@ -291,9 +317,9 @@ CLOUD = (
         "cloud_idr_per_day",
         "Biaya cloud per hari",
         "Cloud cost per day",
-        "Per GPU-hour × GPUs × rented hours.",
+        "Per GPU-hour × fleet GPUs × rented hours.",
         "Buku, Bab 16.3 (dikoreksi: × 24 jam)",
-        expr=R("cloud_idr_per_gpu_hour") * R("n_gpus") * R("cloud_hours_per_day"),
+        expr=R("cloud_idr_per_gpu_hour") * R("gpus_needed") * R("cloud_hours_per_day"),
     ),
     Quantity(
         "cloud_idr_per_month",
@@ -340,21 +366,35 @@ API = (
         "Output token price",
         "USD per 1M output tokens.",
     ),
+    lookup(
+        "api_cached_input_usd_per_1m",
+        "api",
+        "cached_input_usd_per_1m",
+        "Harga token input dari cache",
+        "Cached input token price",
+        "USD per 1M prompt tokens read from the provider's prompt cache (blank in the catalog: the input price).",
+    ),
     Quantity(
         "api_output_share_frac",
         "Porsi token output",
         "Output share of tokens",
-        "Output tokens ÷ all tokens billed.",
-        "Buku, Bab 17.2: rasio input:output 1:3",
-        default=0.75,
+        "Output tokens ÷ (prompt + output tokens) of the workload. Type a share to use it instead.",
+        "Beban kerja (the book's 1:3 ratio of Bab 17.2 is one workload, not a default)",
+        expr=safe_div(R("output_tokens"), R("prompt_tokens") + R("output_tokens")),
+        overridable=True,
     ),
     Quantity(
         "api_blended_usd_per_1m",
         "Harga API campuran",
         "Blended API price",
-        "Input price × input share + output price × output share.",
+        "Input share × (cached share × cached price + the rest × input price) + output share × output price.",
         "Buku, Bab 17.2",
-        expr=R("api_input_usd_per_1m") * (1 - R("api_output_share_frac"))
+        expr=(1 - R("api_output_share_frac"))
+        * (
+            R("prefix_cache_hit_frac")
+            * IF(R("api_cached_input_usd_per_1m") > 0, R("api_cached_input_usd_per_1m"), R("api_input_usd_per_1m"))
+            + (1 - R("prefix_cache_hit_frac")) * R("api_input_usd_per_1m")
+        )
         + R("api_output_usd_per_1m") * R("api_output_share_frac"),
     ),
     Quantity(

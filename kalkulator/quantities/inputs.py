@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import EQ, IFERROR, JOIN, MATCH, NE, Col, R
+from kalkulator.expr import AND, EQ, IF, IFERROR, JOIN, MATCH, NE, Col, R
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK = "Buku 'Kalkulasi Token Generation'"
@@ -68,14 +68,6 @@ SCENARIO = (
         options=("layer", "tensor"),
     ),
     Quantity(
-        "context_tokens",
-        "Panjang konteks per pengguna",
-        "Context length per user",
-        "Tokens held in the KV cache per user (prompt plus output so far).",
-        BOOK,
-        default=4096,
-    ),
-    Quantity(
         "prompt_tokens",
         "Token prompt",
         "Prompt tokens",
@@ -92,12 +84,23 @@ SCENARIO = (
         default=500,
     ),
     Quantity(
-        "concurrent_users",
-        "Pengguna bersamaan",
-        "Concurrent users",
-        "Requests decoded together in one batch; each holds its own KV cache.",
+        "prefix_cache_hit_frac",
+        "Porsi prompt dari prefix cache",
+        "Share of the prompt from the prefix cache",
+        "Share of each prompt already in the KV cache (a shared system prompt, earlier turns of a chat): "
+        "no prefill compute for it, though new tokens still attend to it; APIs bill it at their cached price.",
+        "vLLM automatic prefix caching; SGLang RadixAttention; OpenAI/Anthropic prompt caching",
+        default=0,
+    ),
+    Quantity(
+        "context_tokens",
+        "Panjang konteks per pengguna",
+        "Context length per user",
+        "Tokens held in the KV cache per user at the end of a request: prompt + output. Type a longer "
+        "context (e.g. a chat's full history) to size for it.",
         BOOK,
-        default=1,
+        expr=R("prompt_tokens") + R("output_tokens"),
+        overridable=True,
     ),
     Quantity(
         "cpu_offload_frac",
@@ -166,6 +169,22 @@ GPU = (
         "FP16 dense",
         "FP16 dense",
         "Peak dense FP16 matrix throughput per GPU.",
+    ),
+    lookup(
+        "gpu_fp8_tflops",
+        "gpu",
+        "fp8_tflops",
+        "FP8 dense",
+        "FP8 dense",
+        "Peak dense FP8 matrix throughput per GPU (0 = no FP8 tensor units).",
+    ),
+    lookup(
+        "gpu_fp4_tflops",
+        "gpu",
+        "fp4_tflops",
+        "FP4 dense",
+        "FP4 dense",
+        "Peak dense FP4 (NVFP4/MXFP4) matrix throughput per GPU (0 = none).",
     ),
     lookup("gpu_tdp_w", "gpu", "tdp_w", "Daya GPU (TDP)", "GPU power (TDP)", "Board power per GPU."),
     lookup(
@@ -280,6 +299,32 @@ FORMATS = (
         "float, int, gguf, awq, gptq, exl2, mxfp4 or nf4: quantized weights prefill at another efficiency.",
         fallback="",
     ),
+    lookup(
+        "quant_compute_type",
+        "quant",
+        "compute",
+        "Presisi komputasi format",
+        "Compute precision of the format",
+        "fp16, fp8 or fp4: the matrix units the format computes in (W4A16 formats such as Q4_K_M or AWQ: fp16).",
+        fallback="fp16",
+    ),
+    Quantity(
+        "gpu_compute_tflops",
+        "Puncak komputasi untuk format ini",
+        "Peak compute for this format",
+        "FP4 peak for fp4 formats on GPUs with FP4 units, FP8 peak for fp8 formats on GPUs with FP8 units, "
+        "else the FP16 peak (weights are widened to FP16 before the matrix multiply).",
+        "NVIDIA Hopper/Blackwell architecture (FP8/FP4 tensor cores); vLLM/TensorRT-LLM FP8 W8A8 kernels",
+        expr=IF(
+            AND(EQ(R("quant_compute_type"), "fp4"), R("gpu_fp4_tflops") > 0),
+            R("gpu_fp4_tflops"),
+            IF(
+                AND(EQ(R("quant_compute_type"), "fp8"), R("gpu_fp8_tflops") > 0),
+                R("gpu_fp8_tflops"),
+                R("gpu_fp16_tflops"),
+            ),
+        ),
+    ),
     row_of("kv_cache", "kv_cache_type", "Baris presisi KV", "KV precision row"),
     lookup(
         "kv_cache_bits",
@@ -288,6 +333,16 @@ FORMATS = (
         "Bit per nilai KV",
         "Bits per KV value",
         "Bits stored per cached key/value element.",
+    ),
+    row_of("engine", "engine", "Baris mesin inferensi", "Engine row"),
+    lookup(
+        "engine_max_batch_users",
+        "engine",
+        "max_batch",
+        "Batas batch mesin",
+        "Engine batch limit",
+        "Sequences one replica decodes at most (the engine's default; raise it in the engine's settings).",
+        fallback=1,
     ),
     Quantity(
         "speed_key_text",
@@ -349,6 +404,15 @@ FORMATS = (
         "Overhead prefill per layer per token",
         "Prefill cost per layer and prompt token",
         "Fixed cost per layer for each prompt token (kernel launches).",
+    ),
+    lookup(
+        "serving_serial_frac",
+        "speed",
+        "serial_frac",
+        "Porsi waktu memori/komputasi yang tidak tumpang tindih",
+        "Share of memory/compute time not overlapped",
+        "A serving step takes the longer of its memory and compute time plus this share of the shorter one "
+        "(0 = perfect overlap, the roofline; 1 = no overlap).",
     ),
     lookup(
         "speed_error_low_frac",

@@ -114,6 +114,14 @@ QUANTITIES = (
         expr=R("vram_available_gb") - R("vram_total_gb"),
     ),
     Quantity(
+        "kv_budget_gb",
+        "Memori untuk KV cache",
+        "Memory for the KV cache",
+        "VRAM available − weights on the GPUs − overhead.",
+        BOOK_VRAM,
+        expr=R("vram_available_gb") - R("gpu_weights_gb") - R("overhead_gb"),
+    ),
+    Quantity(
         "max_concurrent_users",
         "Pengguna bersamaan maksimum",
         "Max concurrent users",
@@ -124,9 +132,7 @@ QUANTITIES = (
             MAX(
                 0,
                 ROUNDDOWN(
-                    ROUND(
-                        (R("vram_available_gb") - R("gpu_weights_gb") - R("overhead_gb")) / R("kv_cache_gb_per_user"), 9
-                    ),
+                    ROUND(R("kv_budget_gb") / R("kv_cache_gb_per_user"), 9),
                     0,
                 ),
             ),

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, EQ, IF, MAX, R, safe_div
+from kalkulator.expr import AND, EQ, IF, MAX, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
 
 BOOK_TPS = "Buku, Bab token/s: tok/s ≈ bandwidth ÷ bytes dibaca per token"
 BOOK_LAT = "Buku, Bab TTFT/TPOT: E2E = TTFT + output × TPOT + overhead"
+
+
+def decode_step(users: Node) -> Node:
+    """Decode step time (ms) for `users` sequences: the larger of the memory-bound and compute-bound lines."""
+    return MAX(
+        R("memory_bound_step_base_ms") + R("memory_bound_step_per_user_ms") * users,
+        R("compute_bound_step_base_ms") + R("compute_bound_step_per_user_ms") * users,
+    )
+
 
 QUANTITIES = (
     Quantity(
@@ -25,7 +34,7 @@ QUANTITIES = (
         "Consistency check",
         expr=AND(
             R("gpu_mem_bandwidth_gbs") * R("parallel_gpus") > 0,
-            R("gpu_fp16_tflops") * R("parallel_gpus") * R("prefill_efficiency_frac") > 0,
+            R("gpu_compute_tflops") * R("parallel_gpus") * R("prefill_efficiency_frac") > 0,
             R("decode_efficiency_frac") > 0,
         ),
     ),
@@ -59,7 +68,7 @@ QUANTITIES = (
         "GPU ridge point",
         "Peak FLOPS ÷ bandwidth: above this intensity a step is compute-bound.",
         "Roofline model",
-        expr=safe_div(R("gpu_fp16_tflops") * 1000, R("gpu_mem_bandwidth_gbs")),
+        expr=safe_div(R("gpu_compute_tflops") * 1000, R("gpu_mem_bandwidth_gbs")),
     ),
     Quantity(
         "ridge_batch_users",
@@ -70,32 +79,56 @@ QUANTITIES = (
         expr=safe_div(R("ridge_flop_per_byte") * R("weights_read_gb_per_token"), 2 * R("model_active_params_b")),
     ),
     Quantity(
-        "decode_step_memory_ms",
-        "Waktu baca memori per langkah",
-        "Memory time per step",
-        "Bytes on the GPUs ÷ their parallel bandwidth + offloaded weights ÷ system RAM bandwidth (100 % efficiency).",
+        "decode_fixed_memory_ms",
+        "Waktu baca bobot per langkah",
+        "Weight-read time per step",
+        "Active weights on the GPUs ÷ their parallel bandwidth + offloaded weights ÷ system RAM bandwidth "
+        "(100 % efficiency); paid once per step whatever the batch.",
         BOOK_TPS + "; llama.cpp partial offload",
         expr=safe_div(
-            (R("decode_read_gb_per_step") - R("weights_read_gb_per_token") * R("cpu_offload_frac")) * 1000,
+            R("weights_read_gb_per_token") * (1 - R("cpu_offload_frac")) * 1000,
             R("gpu_mem_bandwidth_gbs") * R("parallel_gpus"),
         )
         + safe_div(R("weights_read_gb_per_token") * R("cpu_offload_frac") * 1000, R("host_mem_bandwidth_gbs")),
     ),
     Quantity(
-        "decode_step_compute_ms",
-        "Waktu komputasi per langkah",
-        "Compute time per step",
-        "Users × (2 × active params + 4 × layers × context × heads × head_dim attention FLOPs) ÷ usable FLOPS.",
+        "decode_user_memory_ms",
+        "Waktu baca KV cache per pengguna",
+        "KV-cache read time per user",
+        "One user's KV cache ÷ the GPUs' parallel bandwidth (100 % efficiency): what each extra user adds to a step.",
+        BOOK_TPS,
+        expr=safe_div(R("kv_cache_gb_per_user") * 1000, R("gpu_mem_bandwidth_gbs") * R("parallel_gpus")),
+    ),
+    Quantity(
+        "decode_step_memory_ms",
+        "Waktu baca memori per langkah",
+        "Memory time per step",
+        "Weight-read time + users × KV-cache read time per user (100 % efficiency).",
+        BOOK_TPS,
+        expr=R("decode_fixed_memory_ms") + R("concurrent_users") * R("decode_user_memory_ms"),
+    ),
+    Quantity(
+        "decode_user_compute_ms",
+        "Waktu komputasi per pengguna per langkah",
+        "Compute time per user and step",
+        "(2 × active params + 4 × layers × context × heads × head_dim attention FLOPs) ÷ usable FLOPS.",
         "Kaplan et al. 2020 (2N FLOPs per token); Buku, Bab arithmetic intensity",
         expr=safe_div(
-            R("concurrent_users")
-            * (
+            (
                 2 * R("model_active_params_b") * 1e9
                 + 4 * R("model_layers") * R("context_tokens") * R("model_heads") * R("model_head_dim")
             )
             * 1000,
-            R("gpu_fp16_tflops") * 1e12 * R("parallel_gpus") * R("prefill_efficiency_frac"),
+            R("gpu_compute_tflops") * 1e12 * R("parallel_gpus") * R("prefill_efficiency_frac"),
         ),
+    ),
+    Quantity(
+        "decode_step_compute_ms",
+        "Waktu komputasi per langkah",
+        "Compute time per step",
+        "Users × compute time per user.",
+        "Kaplan et al. 2020 (2N FLOPs per token); Buku, Bab arithmetic intensity",
+        expr=R("concurrent_users") * R("decode_user_compute_ms"),
     ),
     Quantity(
         "decode_tok_s_ideal",
@@ -106,13 +139,20 @@ QUANTITIES = (
         expr=safe_div(1000, R("decode_step_memory_ms")),
     ),
     Quantity(
+        "decode_user_overhead_ms",
+        "Biaya attention per pengguna per langkah",
+        "Attention cost per user and step",
+        "Layers × context × attention cost per context token.",
+        "Fitted by kalkulator calibrate (see Katalog Model: parameter kecepatan)",
+        expr=R("model_layers") * R("context_tokens") * R("decode_attention_ns") / 1e6,
+    ),
+    Quantity(
         "decode_overhead_ms",
         "Biaya tetap per langkah decode",
         "Fixed costs per decode step",
-        "Layers × cost per layer + users × layers × context × attention cost per token.",
+        "Layers × cost per layer + users × attention cost per user.",
         "Fitted by kalkulator calibrate (see Katalog Model: parameter kecepatan)",
-        expr=R("model_layers") * R("decode_layer_overhead_ms")
-        + R("concurrent_users") * R("model_layers") * R("context_tokens") * R("decode_attention_ns") / 1e6,
+        expr=R("model_layers") * R("decode_layer_overhead_ms") + R("concurrent_users") * R("decode_user_overhead_ms"),
     ),
     Quantity(
         "tensor_parallel_ms",
@@ -125,14 +165,47 @@ QUANTITIES = (
         ),
     ),
     Quantity(
+        "memory_bound_step_base_ms",
+        "Langkah memory-bound: bagian tetap",
+        "Memory-bound step: fixed part",
+        "Weight-read time ÷ efficiency + layers × cost per layer + tensor-parallel exchange.",
+        BOOK_TPS + "; fitted by kalkulator calibrate",
+        expr=safe_div(R("decode_fixed_memory_ms"), R("decode_efficiency_frac"))
+        + R("model_layers") * R("decode_layer_overhead_ms")
+        + R("tensor_parallel_ms"),
+    ),
+    Quantity(
+        "memory_bound_step_per_user_ms",
+        "Langkah memory-bound: tambahan per pengguna",
+        "Memory-bound step: added per user",
+        "KV-cache read time ÷ efficiency + attention cost per user.",
+        BOOK_TPS + "; fitted by kalkulator calibrate",
+        expr=safe_div(R("decode_user_memory_ms"), R("decode_efficiency_frac")) + R("decode_user_overhead_ms"),
+    ),
+    Quantity(
+        "compute_bound_step_base_ms",
+        "Langkah compute-bound: bagian tetap",
+        "Compute-bound step: fixed part",
+        "Layers × cost per layer + tensor-parallel exchange.",
+        "Roofline model; fitted by kalkulator calibrate",
+        expr=R("model_layers") * R("decode_layer_overhead_ms") + R("tensor_parallel_ms"),
+    ),
+    Quantity(
+        "compute_bound_step_per_user_ms",
+        "Langkah compute-bound: tambahan per pengguna",
+        "Compute-bound step: added per user",
+        "Compute time per user + attention cost per user.",
+        "Roofline model; fitted by kalkulator calibrate",
+        expr=R("decode_user_compute_ms") + R("decode_user_overhead_ms"),
+    ),
+    Quantity(
         "decode_step_ms",
         "Waktu per langkah decode",
         "Time per decode step",
-        "Max(memory time ÷ efficiency, compute time) + fixed costs + tensor-parallel exchange.",
+        "Max(memory time ÷ efficiency, compute time) + fixed costs + tensor-parallel exchange, for the concurrent "
+        "users: the larger of the memory-bound and compute-bound lines.",
         BOOK_TPS + "; fitted by kalkulator calibrate",
-        expr=MAX(safe_div(R("decode_step_memory_ms"), R("decode_efficiency_frac")), R("decode_step_compute_ms"))
-        + R("decode_overhead_ms")
-        + R("tensor_parallel_ms"),
+        expr=decode_step(R("concurrent_users")),
     ),
     Quantity(
         "decode_tok_s",
@@ -176,14 +249,36 @@ QUANTITIES = (
         expr=R("decode_tok_s") * R("concurrent_users"),
     ),
     Quantity(
+        "prefill_cached_tokens",
+        "Token prompt dari prefix cache",
+        "Prompt tokens from the prefix cache",
+        "Prompt tokens × prefix-cache share: already in the KV cache, no prefill compute.",
+        "vLLM automatic prefix caching",
+        expr=R("prompt_tokens") * R("prefix_cache_hit_frac"),
+    ),
+    Quantity(
+        "prefill_new_tokens",
+        "Token prompt yang diproses",
+        "Prompt tokens to process",
+        "Prompt tokens − cached ones.",
+        "Buku, Bab prefill",
+        expr=R("prompt_tokens") - R("prefill_cached_tokens"),
+    ),
+    Quantity(
         "prefill_tflop",
         "Komputasi prefill",
         "Prefill compute",
-        "2 × active params × prompt tokens + causal attention 2 × layers × prompt² × heads × head_dim.",
+        "New prompt tokens n after c cached ones: 2 × active params × n + attention 4 × layers × heads × head_dim × "
+        "n × (c + n/2) (causal; each new token attends to the cache and to the new tokens before it).",
         "Kaplan et al. 2020; Buku, Bab prefill",
         expr=(
-            2 * R("model_active_params_b") * 1e9 * R("prompt_tokens")
-            + 2 * R("model_layers") * R("prompt_tokens") ** 2 * R("model_heads") * R("model_head_dim")
+            2 * R("model_active_params_b") * 1e9 * R("prefill_new_tokens")
+            + 4
+            * R("model_layers")
+            * R("model_heads")
+            * R("model_head_dim")
+            * R("prefill_new_tokens")
+            * (R("prefill_cached_tokens") + R("prefill_new_tokens") / 2)
         )
         / 1e12,
     ),
@@ -193,8 +288,8 @@ QUANTITIES = (
         "Prefill compute time",
         "Prefill FLOPs ÷ (FP16 FLOPS × GPUs in parallel × compute efficiency) + prompt × layers × cost per layer.",
         "Buku, Bab prefill; fitted by kalkulator calibrate",
-        expr=safe_div(R("prefill_tflop"), R("gpu_fp16_tflops") * R("parallel_gpus") * R("prefill_efficiency_frac"))
-        + R("prompt_tokens") * R("model_layers") * R("prefill_layer_overhead_us") / 1e6,
+        expr=safe_div(R("prefill_tflop"), R("gpu_compute_tflops") * R("parallel_gpus") * R("prefill_efficiency_frac"))
+        + R("prefill_new_tokens") * R("model_layers") * R("prefill_layer_overhead_us") / 1e6,
     ),
     Quantity(
         "prefill_memory_s",
@@ -211,22 +306,22 @@ QUANTITIES = (
         "prefill_tok_s",
         "Kecepatan prefill",
         "Prefill speed",
-        "Prompt tokens ÷ the longer of compute and weight-read time. Type a measured speed to use it.",
+        "New prompt tokens ÷ the longer of compute and weight-read time. Type a measured speed to use it.",
         "Buku, Bab prefill",
         overridable=True,
         expr=IF(
             R("usable_hardware_flag"),
-            safe_div(R("prompt_tokens"), MAX(R("prefill_compute_s"), R("prefill_memory_s"))),
+            safe_div(R("prefill_new_tokens"), MAX(R("prefill_compute_s"), R("prefill_memory_s"))),
             0,
         ),
     ),
     Quantity(
-        "ttft_s",
-        "TTFT (waktu ke token pertama)",
-        "TTFT (time to first token)",
-        "Prompt tokens ÷ prefill speed.",
+        "prefill_s",
+        "Waktu prefill (tanpa antrean)",
+        "Prefill time (no queue)",
+        "New prompt tokens ÷ prefill speed: the time to first token of a request that finds the GPU idle.",
         "Buku, Bab TTFT: TTFT ≈ waktu prefill",
-        expr=safe_div(R("prompt_tokens"), R("prefill_tok_s")),
+        expr=safe_div(R("prefill_new_tokens"), R("prefill_tok_s")),
     ),
     Quantity(
         "e2e_latency_s",

@@ -293,7 +293,8 @@ def _place_rows(
 ) -> None:
     lang = lay.lang
     bind: dict[str, str] = block["bind"]
-    columns = graph.row_closure(set(bind), block["columns"])
+    # `hold`: quantities that keep the scenario's value in every row (the closure stops there).
+    columns = graph.row_closure(set(bind) | set(block.get("hold", ())), block["columns"])
     for name in block["columns"]:
         if not graph.depends_on(name, set(bind)):
             raise ValueError(f"table {block[f'title_{lang}']!r}: column {name} does not depend on {sorted(bind)}")

@@ -1,0 +1,435 @@
+"""Capacity: continuous-batching serving per replica, latency under load, the latency targets and the fleet.
+
+A replica is `n_gpus` GPUs holding one copy of the model. Its capacity comes from the GPU time one request takes
+when the engine runs its largest batch (prefill compute + its share of the decode steps), the latency at a load
+from Little's law (decoding users) and an M/D/1 queue on prefill (DistServe, Zhong et al. 2024), and the fleet
+from the peak load and the latency targets. Everything is closed-form so the workbook computes it live.
+"""
+
+from __future__ import annotations
+
+from kalkulator.expr import AND, IF, MAX, MIN, NOT, OR, ROUND, ROUNDDOWN, ROUNDUP, Msg, Node, R, safe_div
+from kalkulator.quantities.base import Quantity
+from kalkulator.quantities.speed import decode_step
+
+BOOK_BATCH = "Buku, Bab 11: continuous batching"
+QUEUE = "M/D/1 queue on prefill (DistServe, Zhong et al. 2024); Little's law for decoding users"
+ROOFLINE = "Roofline model per request: weights once per step shared by the batch, every sequence's KV, all FLOPs"
+
+
+def batch_at(load: Node) -> Node:
+    """Decoding users at `load` requests/s (Little's law: users = load × output × step(users) ÷ 1000)."""
+    k = load * R("output_tokens") / 1000
+
+    def line(base: str, per_user: str) -> Node:
+        a, b = R(base), R(per_user)
+        return IF(k * b < 1, safe_div(k * a, 1 - k * b), R("serving_batch_users"))
+
+    return MIN(
+        R("serving_batch_users"),
+        MAX(
+            line("memory_bound_step_base_ms", "memory_bound_step_per_user_ms"),
+            line("compute_bound_step_base_ms", "compute_bound_step_per_user_ms"),
+        ),
+    )
+
+
+def _whole(x: Node) -> Node:
+    """Round up to a whole number, ignoring float noise below 1e-9."""
+    return ROUNDUP(ROUND(x, 9), 0)
+
+
+REPLICA = (
+    Quantity(
+        "serving_batch_users",
+        "Batch maksimum per replika",
+        "Largest batch per replica",
+        "Requests whose KV cache (at prompt + output tokens) fits beside the weights, within the engine's limit.",
+        BOOK_BATCH + "; vLLM PagedAttention",
+        expr=IF(
+            R("kv_cache_gb_per_user") > 0,
+            MIN(R("engine_max_batch_users"), R("max_concurrent_users")),
+            R("engine_max_batch_users"),
+        ),
+    ),
+    Quantity(
+        "mean_context_tokens",
+        "Konteks rata-rata selama decode",
+        "Mean context while decoding",
+        "Context − output ÷ 2: the KV cache grows from the prompt to prompt + output while the answer is written.",
+        ROOFLINE,
+        expr=MAX(0, R("context_tokens") - R("output_tokens") / 2),
+    ),
+    Quantity(
+        "mean_context_ratio",
+        "Konteks rata-rata ÷ konteks penuh",
+        "Mean ÷ full context",
+        "Scales the per-user KV reads and attention cost to the mean context (sliding windows ignored).",
+        ROOFLINE,
+        expr=safe_div(R("mean_context_tokens"), R("context_tokens")),
+    ),
+    Quantity(
+        "request_decode_tflop",
+        "Komputasi decode per permintaan",
+        "Decode compute per request",
+        "Output tokens × (2 × active params + 4 × layers × mean context × heads × head_dim).",
+        "Kaplan et al. 2020",
+        expr=R("output_tokens")
+        * (
+            2 * R("model_active_params_b") * 1e9
+            + 4 * R("model_layers") * R("mean_context_tokens") * R("model_heads") * R("model_head_dim")
+        )
+        / 1e12,
+    ),
+    Quantity(
+        "request_compute_s",
+        "Waktu komputasi per permintaan",
+        "Compute time per request",
+        "Prefill time + decode FLOPs ÷ usable FLOPS.",
+        ROOFLINE,
+        expr=R("prefill_s")
+        + safe_div(
+            R("request_decode_tflop"), R("gpu_compute_tflops") * R("parallel_gpus") * R("prefill_efficiency_frac")
+        ),
+    ),
+    Quantity(
+        "request_memory_s",
+        "Waktu baca memori per permintaan",
+        "Memory time per request",
+        "Output tokens × (weight reads ÷ batch + own KV reads at the mean context) ÷ bandwidth efficiency.",
+        ROOFLINE,
+        expr=R("output_tokens")
+        * safe_div(
+            safe_div(R("decode_fixed_memory_ms"), R("serving_batch_users"))
+            + R("decode_user_memory_ms") * R("mean_context_ratio"),
+            R("decode_efficiency_frac"),
+        )
+        / 1000,
+    ),
+    Quantity(
+        "request_fixed_s",
+        "Biaya tetap per permintaan",
+        "Fixed costs per request",
+        "Output tokens × (per-step fixed costs ÷ batch + own attention cost at the mean context).",
+        ROOFLINE + "; fitted by kalkulator calibrate",
+        expr=R("output_tokens")
+        * (
+            safe_div(R("compute_bound_step_base_ms"), R("serving_batch_users"))
+            + R("decode_user_overhead_ms") * R("mean_context_ratio")
+        )
+        / 1000,
+    ),
+    Quantity(
+        "request_gpu_s",
+        "Waktu replika per permintaan",
+        "Replica time per request",
+        "Longer of memory and compute time + the serial share of the shorter + fixed costs (0 when nothing fits).",
+        ROOFLINE + "; serial share fitted on TensorRT-LLM H100 runs",
+        expr=IF(
+            AND(R("serving_batch_users") >= 1, R("usable_hardware_flag")),
+            MAX(R("request_memory_s"), R("request_compute_s"))
+            + R("serving_serial_frac") * MIN(R("request_memory_s"), R("request_compute_s"))
+            + R("request_fixed_s"),
+            0,
+        ),
+    ),
+    Quantity(
+        "max_requests_per_s",
+        "Kapasitas maksimum per replika",
+        "Maximum capacity per replica",
+        "1 ÷ replica time per request: what trtllm-bench or vllm bench throughput reports at full load. "
+        "Type a measured figure to use it.",
+        ROOFLINE,
+        expr=safe_div(1, R("request_gpu_s")),
+        overridable=True,
+    ),
+    Quantity(
+        "max_throughput_tok_s",
+        "Throughput output maksimum per replika",
+        "Maximum output throughput per replica",
+        "Maximum requests per second × output tokens.",
+        ROOFLINE,
+        expr=R("max_requests_per_s") * R("output_tokens"),
+    ),
+    Quantity(
+        "service_s",
+        "Waktu layanan per permintaan",
+        "Service time per request",
+        "1 ÷ maximum capacity, never below the prefill time: the replica time each request uses.",
+        QUEUE,
+        expr=MAX(R("prefill_s"), safe_div(1, R("max_requests_per_s"))),
+    ),
+    Quantity(
+        "prefill_share_frac",
+        "Porsi waktu untuk prefill",
+        "Share of time spent on prefill",
+        "Prefill time ÷ service time: splits the cost between input and output tokens.",
+        ROOFLINE,
+        expr=MIN(1, safe_div(R("prefill_s"), R("service_s"))),
+    ),
+    Quantity(
+        "continuous_users_per_hour",
+        "Pengguna per jam (continuous batching)",
+        "Users per hour (continuous batching)",
+        "Maximum requests per second × 3,600 per replica.",
+        BOOK_BATCH + " 11.3 (dikoreksi)",
+        expr=R("max_requests_per_s") * 3600,
+    ),
+    Quantity(
+        "static_users_per_hour",
+        "Pengguna per jam (static batching)",
+        "Users per hour (static batching)",
+        "Static batching of the concurrent users: a batch of N prompts, then N answers at TPOT; the next batch "
+        "waits (equal lengths; unequal ones waste more).",
+        BOOK_BATCH + " 11.3 (dikoreksi: 8 × 3.600 ÷ 17,5 s = 1.646, bukan 37)",
+        expr=safe_div(
+            R("concurrent_users") * 3600,
+            R("concurrent_users") * R("prefill_s") + R("output_tokens") * R("tpot_ms") / 1000,
+        ),
+    ),
+)
+
+LOAD = (
+    Quantity(
+        "load_requests_per_s",
+        "Beban per replika (puncak)",
+        "Load per replica (peak)",
+        "Peak requests per second ÷ replicas in the fleet. Type a rate to see the latency at that load.",
+        QUEUE,
+        expr=safe_div(R("peak_requests_per_s"), R("fleet_replicas")),
+        overridable=True,
+    ),
+    Quantity(
+        "utilization_frac",
+        "Utilisasi replika",
+        "Replica utilization",
+        "Load × service time: at 1 the queue grows without bound.",
+        QUEUE,
+        expr=R("load_requests_per_s") * R("service_s"),
+    ),
+    Quantity(
+        "concurrent_users",
+        "Pengguna bersamaan (decode)",
+        "Concurrent users (decoding)",
+        "Requests decoding at once at this load (Little's law, at least 1). Type a number to study a fixed batch.",
+        QUEUE + "; " + BOOK_BATCH,
+        expr=MAX(1, batch_at(R("load_requests_per_s"))),
+        overridable=True,
+    ),
+    Quantity(
+        "ttft_s",
+        "TTFT (waktu ke token pertama)",
+        "TTFT (time to first token)",
+        "Prefill time stretched by the decode work sharing the replica, plus the M/D/1 wait for the prefills ahead: "
+        "D(2 − λ(2d + D)) ÷ (2(1 − λd)(1 − λS)), D prefill, d decode time per request, S = D + d.",
+        QUEUE,
+        expr=IF(
+            R("utilization_frac") < 1,
+            R("prefill_s")
+            * (2 - R("load_requests_per_s") * (2 * R("service_s") - R("prefill_s")))
+            / (2 * (1 - R("load_requests_per_s") * (R("service_s") - R("prefill_s"))) * (1 - R("utilization_frac"))),
+            Msg("antrean tak terbatas: beban melebihi kapasitas", "unbounded queue: load above capacity"),
+        ),
+    ),
+)
+
+SLA = (
+    Quantity(
+        "sla_ttft_requests_per_s",
+        "Beban maksimum untuk target TTFT",
+        "Largest load within the TTFT target",
+        "Load at which TTFT reaches its target (the smaller root of the TTFT formula set equal to the target); "
+        "0 when even an idle replica is slower.",
+        QUEUE,
+        expr=IF(
+            R("sla_ttft_s") > R("prefill_s"),
+            safe_div(
+                4 * (R("sla_ttft_s") - R("prefill_s")),
+                (2 * R("sla_ttft_s") - R("prefill_s")) * (2 * R("service_s") - R("prefill_s"))
+                + MAX(
+                    0,
+                    ((2 * R("sla_ttft_s") - R("prefill_s")) * (2 * R("service_s") - R("prefill_s"))) ** 2
+                    - 16
+                    * R("sla_ttft_s")
+                    * (R("service_s") - R("prefill_s"))
+                    * R("service_s")
+                    * (R("sla_ttft_s") - R("prefill_s")),
+                )
+                ** 0.5,
+                R("max_requests_per_s"),
+            ),
+            0,
+        ),
+    ),
+    Quantity(
+        "sla_tpot_batch_users",
+        "Batch maksimum untuk target TPOT",
+        "Largest batch within the TPOT target",
+        "Users per step before the step time passes the TPOT target (on both lines), within the largest batch.",
+        "Buku, Bab 5 dan 11: TPOT naik dengan batch",
+        expr=MIN(
+            R("serving_batch_users"),
+            safe_div(
+                R("sla_tpot_ms") - R("memory_bound_step_base_ms"),
+                R("memory_bound_step_per_user_ms"),
+                R("serving_batch_users"),
+            ),
+            safe_div(
+                R("sla_tpot_ms") - R("compute_bound_step_base_ms"),
+                R("compute_bound_step_per_user_ms"),
+                R("serving_batch_users"),
+            ),
+        ),
+    ),
+    Quantity(
+        "sla_tpot_requests_per_s",
+        "Beban maksimum untuk target TPOT",
+        "Largest load within the TPOT target",
+        "That batch × 1000 ÷ (output tokens × its step time) (Little's law); 0 when one user alone is too slow.",
+        QUEUE,
+        expr=IF(
+            R("sla_tpot_batch_users") >= 1,
+            safe_div(
+                1000 * R("sla_tpot_batch_users"),
+                R("output_tokens") * decode_step(R("sla_tpot_batch_users")),
+                R("max_requests_per_s"),
+            ),
+            0,
+        ),
+    ),
+    Quantity(
+        "sla_max_requests_per_s",
+        "Kapasitas per replika dalam target",
+        "Capacity per replica within the targets",
+        "The smaller of the two loads: the most requests per second one replica serves within both targets.",
+        QUEUE,
+        expr=MIN(R("sla_ttft_requests_per_s"), R("sla_tpot_requests_per_s")),
+    ),
+    Quantity(
+        "sla_max_concurrent_users",
+        "Pengguna bersamaan dalam target",
+        "Concurrent users within the targets",
+        "Requests decoding at once at that load (Little's law).",
+        QUEUE,
+        expr=batch_at(R("sla_max_requests_per_s")),
+    ),
+    Quantity(
+        "sla_text",
+        "Target latensi",
+        "Latency targets",
+        "Whether this GPU setup can meet the targets at all, and what to change when it cannot.",
+        QUEUE,
+        expr=IF(
+            OR(R("serving_batch_users") < 1, NOT(R("usable_hardware_flag"))),
+            Msg(
+                "Satu replika tidak dapat melayani satu permintaan: model atau konteks tidak muat (tambah n_gpus).",
+                "One replica cannot serve a single request: the model or the context does not fit (raise n_gpus).",
+            ),
+            IF(
+                R("sla_ttft_requests_per_s") <= 0,
+                Msg(
+                    "Target TTFT lebih kecil dari waktu prefill satu permintaan tanpa antrean: tidak ada batch yang "
+                    "memenuhinya di GPU ini (GPU lebih cepat, tensor parallel, prompt lebih pendek atau prefix cache).",
+                    "The TTFT target is below one request's prefill time on an idle replica: no batch meets it on "
+                    "this GPU (a faster GPU, tensor parallel, shorter prompts or a prefix cache).",
+                ),
+                IF(
+                    R("sla_tpot_requests_per_s") <= 0,
+                    Msg(
+                        "Target TPOT tidak tercapai bahkan oleh satu pengguna: GPU ini terlalu lambat untuk model ini.",
+                        "The TPOT target is missed even by a single user: this GPU is too slow for this model.",
+                    ),
+                    Msg("OK", "OK"),
+                ),
+            ),
+        ),
+    ),
+)
+
+FLEET = (
+    Quantity(
+        "replicas_needed",
+        "Replika yang dibutuhkan",
+        "Replicas needed",
+        "Peak requests per second ÷ capacity per replica within the targets, rounded up (0 = targets not reachable).",
+        QUEUE,
+        expr=IF(
+            R("sla_max_requests_per_s") > 0,
+            MAX(1, _whole(R("peak_requests_per_s") / R("sla_max_requests_per_s"))),
+            0,
+        ),
+    ),
+    Quantity(
+        "gpus_needed",
+        "GPU yang dibutuhkan (armada)",
+        "GPUs needed (fleet)",
+        "Replicas × GPUs per replica (one replica when the targets cannot be met). Capex, power, rent and cloud "
+        "hours use this fleet. Type a number to price a fleet you choose.",
+        QUEUE,
+        expr=MAX(1, R("replicas_needed")) * R("n_gpus"),
+        overridable=True,
+    ),
+    Quantity(
+        "fleet_replicas",
+        "Replika dalam armada",
+        "Replicas in the fleet",
+        "Fleet GPUs ÷ GPUs per replica, rounded down, at least 1.",
+        QUEUE,
+        expr=MAX(1, ROUNDDOWN(ROUND(safe_div(R("gpus_needed"), R("n_gpus")), 9), 0)),
+    ),
+    Quantity(
+        "gpus_per_server",
+        "GPU per server",
+        "GPUs per server",
+        "GPUs one host holds (workstation 1–2, data-centre server 8); the fleet needs whole servers.",
+        "Buku, Bab TCO: workstation 1× RTX 4090; server 4–8 GPU",
+        default=8,
+    ),
+    Quantity(
+        "servers_needed",
+        "Server yang dibutuhkan",
+        "Servers needed",
+        "Fleet GPUs ÷ GPUs per server, rounded up.",
+        "Buku, Bab TCO",
+        expr=MAX(1, _whole(safe_div(R("gpus_needed"), R("gpus_per_server")))),
+    ),
+    Quantity(
+        "capacity_requests_per_day",
+        "Kapasitas permintaan per hari",
+        "Capacity in requests per day",
+        "Replicas × capacity within the targets (or the maximum when they cannot be met) × active hours × 3,600 "
+        "÷ peak-to-average ratio: the most daily requests with this traffic shape.",
+        QUEUE,
+        expr=R("fleet_replicas")
+        * IF(R("sla_max_requests_per_s") > 0, R("sla_max_requests_per_s"), R("max_requests_per_s"))
+        * R("active_hours_per_day")
+        * 3600
+        / MAX(1, R("peak_to_average_ratio")),
+    ),
+    Quantity(
+        "served_requests_per_day",
+        "Permintaan terlayani per hari",
+        "Requests served per day",
+        "The smaller of demand and capacity.",
+        QUEUE,
+        expr=MIN(R("requests_per_day"), R("capacity_requests_per_day")),
+    ),
+    Quantity(
+        "served_frac",
+        "Porsi kebutuhan yang terlayani",
+        "Share of demand served",
+        "Requests served ÷ requests (1 when there is no demand).",
+        QUEUE,
+        expr=safe_div(R("served_requests_per_day"), R("requests_per_day"), 1),
+    ),
+    Quantity(
+        "demand_capacity_frac",
+        "Kebutuhan ÷ kapasitas",
+        "Demand ÷ capacity",
+        "Above 1 the fleet cannot serve the demand within the targets.",
+        "Consistency check",
+        expr=safe_div(R("requests_per_day"), R("capacity_requests_per_day")),
+    ),
+)
+
+QUANTITIES = (*REPLICA, *LOAD, *SLA, *FLEET)

@@ -1,0 +1,100 @@
+"""Workload: the demand in requests with prompt and output tokens, when it arrives, and the latency promised."""
+
+from __future__ import annotations
+
+from kalkulator.expr import R, safe_div
+from kalkulator.quantities.base import Quantity
+
+BOOK_CAP = "Buku, Bab 11 (concurrency) dan Bab 16–17 (token per bulan)"
+
+QUANTITIES = (
+    Quantity(
+        "tokens_per_month",
+        "Token per bulan (kebutuhan)",
+        "Tokens per month (demand)",
+        "Tokens your users send and receive per month (input + output); turned into requests below.",
+        "Assumption: a small team's assistant (the book's example uses 500 M)",
+        default=100_000_000,
+    ),
+    Quantity(
+        "requests_per_day",
+        "Permintaan per hari",
+        "Requests per day",
+        "Tokens per month ÷ days per month ÷ (prompt + output tokens). Type a request count to use it instead.",
+        BOOK_CAP,
+        expr=safe_div(R("tokens_per_month"), R("month_days") * (R("prompt_tokens") + R("output_tokens"))),
+        overridable=True,
+    ),
+    Quantity(
+        "input_tokens_per_month",
+        "Token input per bulan",
+        "Input tokens per month",
+        "Requests per day × days per month × prompt tokens.",
+        BOOK_CAP,
+        expr=R("requests_per_day") * R("month_days") * R("prompt_tokens"),
+    ),
+    Quantity(
+        "output_tokens_per_month",
+        "Token output per bulan",
+        "Output tokens per month",
+        "Requests per day × days per month × output tokens.",
+        BOOK_CAP,
+        expr=R("requests_per_day") * R("month_days") * R("output_tokens"),
+    ),
+    Quantity(
+        "demand_tokens_per_month",
+        "Token kebutuhan per bulan (input + output)",
+        "Demand tokens per month (input + output)",
+        "Input + output tokens per month: what an API would bill.",
+        BOOK_CAP,
+        expr=R("input_tokens_per_month") + R("output_tokens_per_month"),
+    ),
+    Quantity(
+        "active_hours_per_day",
+        "Jam aktif per hari",
+        "Active hours per day",
+        "Hours per day in which the requests arrive (office hours: about 10).",
+        "Assumption: working day plus evening use",
+        default=12,
+    ),
+    Quantity(
+        "peak_to_average_ratio",
+        "Rasio puncak ÷ rata-rata",
+        "Peak ÷ average ratio",
+        "Busiest hour's request rate ÷ the active hours' average rate; the fleet is sized for the peak.",
+        "Assumption: 2 (measure it from your gateway's request log)",
+        default=2,
+    ),
+    Quantity(
+        "average_requests_per_s",
+        "Permintaan per detik (rata-rata jam aktif)",
+        "Requests per second (active-hours average)",
+        "Requests per day ÷ (active hours × 3,600 s).",
+        BOOK_CAP,
+        expr=safe_div(R("requests_per_day"), R("active_hours_per_day") * 3600),
+    ),
+    Quantity(
+        "peak_requests_per_s",
+        "Permintaan per detik (puncak)",
+        "Requests per second (peak)",
+        "Average rate × peak ÷ average ratio.",
+        BOOK_CAP,
+        expr=R("average_requests_per_s") * R("peak_to_average_ratio"),
+    ),
+    Quantity(
+        "sla_ttft_s",
+        "Target TTFT",
+        "TTFT target",
+        "Longest acceptable average wait for the first token at the peak.",
+        "Buku, Bab 5 (TTFT di bawah ~2 detik terasa responsif)",
+        default=2,
+    ),
+    Quantity(
+        "sla_tpot_ms",
+        "Target TPOT",
+        "TPOT target",
+        "Longest acceptable time per output token at the peak (100 ms = 10 tok/s per user, faster than reading).",
+        "Buku, Bab 5 (≥ 10 tok/s per pengguna)",
+        default=100,
+    ),
+)

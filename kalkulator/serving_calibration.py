@@ -1,0 +1,120 @@
+"""Fit and check the serving model (quantities/capacity.py) on published max-load serving runs.
+
+The runs are TensorRT-LLM `trtllm-bench` throughput measurements on H100 SXM (Llama-3.1-8B FP8 on one GPU,
+Llama-3.3-70B FP8 on two in tensor parallel) for ten prompt/output shapes. Predictions come from the quantity
+graph itself (no copy of the formulas); two parameters with a physical meaning are fitted: the share of peak
+FP8 FLOPS reached (prefill efficiency) and the serial share of the shorter of memory and compute time.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import least_squares
+
+from kalkulator.calibration import CALIBRATION_DIR, error_stats
+from kalkulator.catalog import Catalog
+from kalkulator.graph import Graph
+from kalkulator.quantities import QUANTITIES
+from kalkulator.scenario import resolve
+
+SERVING_FILE = "measured_2025_builds.csv"
+ENGINE = "tensorrt-llm"
+PARAMS = ("prefill_efficiency_frac", "serving_serial_frac")
+START = (0.5, 0.5)
+# The published runs: FP8 checkpoints quantized with ModelOpt, whose KV cache is FP8 too; NVLink all-reduce.
+RUN_SETTINGS = {"gpu_name": "H100 SXM 80GB", "quant_name": "FP8", "kv_cache_type": "FP8", "engine": ENGINE}
+NVLINK_ALLREDUCE_US = 10  # the allreduce_us input's NVLink range is 5–10 µs
+
+
+@dataclass(frozen=True)
+class Run:
+    settings: dict
+    measured_tok_s: float
+    shape: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class ServingFit:
+    params: dict[str, float]
+    residuals: np.ndarray  # held-out predicted ÷ measured − 1, one per run
+    runs: tuple[Run, ...]
+
+
+def load_runs(folder: Path = CALIBRATION_DIR) -> list[Run]:
+    """The TensorRT-LLM max-load rows of the shipped 2025 measurements, as scenario settings."""
+    runs = []
+    with open(folder / SERVING_FILE, newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            if row["engine"] != ENGINE or row["metric"] != "throughput_tok_s":
+                continue
+            n = int(row["n_devices"])
+            model = "Llama-3.1-8B" if row["model"].startswith("Llama-3.1-8B") else "Llama-3.3-70B"
+            shape = (int(row["prompt_tokens"]), int(row["gen_tokens"]))
+            settings = {
+                **RUN_SETTINGS,
+                "model_name": model,
+                "n_gpus": n,
+                "split_mode": "tensor",
+                "allreduce_us": NVLINK_ALLREDUCE_US,
+                "prompt_tokens": shape[0],
+                "output_tokens": shape[1],
+            }
+            runs.append(Run(settings, float(row["value"]), shape))
+    return runs
+
+
+class Predictor:
+    """Maximum output throughput of runs under given parameters, through the quantity graph."""
+
+    def __init__(self, catalog: Catalog):
+        self.graph = Graph(QUANTITIES)
+        self.catalog = catalog
+        self.columns = catalog.columns()
+
+    def __call__(self, runs: list[Run], params: dict[str, float]) -> np.ndarray:
+        out = []
+        for run in runs:
+            resolved = resolve(self.graph, self.catalog, {**run.settings, **params})
+            out.append(self.graph.evaluate(resolved, self.columns)["max_throughput_tok_s"])
+        return np.array(out, dtype=float)
+
+
+def fit(runs: list[Run], predict: Predictor) -> dict[str, float]:
+    """Least squares on log(predicted ÷ measured) over the runs."""
+    measured = np.array([r.measured_tok_s for r in runs])
+
+    def residuals(theta: np.ndarray) -> np.ndarray:
+        return np.log(predict(runs, dict(zip(PARAMS, theta, strict=True))) / measured)
+
+    result = least_squares(residuals, START, bounds=([0.05, 0.0], [1.0, 1.0]), x_scale=[0.1, 0.1])
+    return {name: round(float(v), 4) for name, v in zip(PARAMS, result.x, strict=True)}
+
+
+def calibrate_serving(catalog: Catalog, folder: Path = CALIBRATION_DIR) -> ServingFit:
+    """Fit on all runs; residuals from leaving one prompt/output shape out (both models) at a time."""
+    runs = load_runs(folder)
+    predict = Predictor(catalog)
+    residuals = np.empty(len(runs))
+    for shape in sorted({r.shape for r in runs}):
+        train = [r for r in runs if r.shape != shape]
+        test = [i for i, r in enumerate(runs) if r.shape == shape]
+        params = fit(train, predict)
+        pred = predict([runs[i] for i in test], params)
+        residuals[test] = pred / np.array([runs[i].measured_tok_s for i in test]) - 1
+    return ServingFit(fit(runs, predict), residuals, tuple(runs))
+
+
+def serving_summary(result: ServingFit) -> str:
+    """The accuracy line the README quotes."""
+    median, p90 = error_stats(-result.residuals / (1 + result.residuals))
+    shapes = len({r.shape for r in result.runs})
+    fitted = ", ".join(f"{k} = {v}" for k, v in result.params.items())
+    return (
+        f"Serving model (TensorRT-LLM max-load runs, H100 SXM, {len(result.runs)} runs, {shapes} prompt/output "
+        f"shapes, leave one shape out): median {100 * median:.1f} %, p90 {100 * p90:.1f} % "
+        f"(fitted on all: {fitted})"
+    )
