@@ -49,6 +49,8 @@ def parse_value(graph: Graph, name: str, raw: str, where: str) -> Value:
         raise ScenarioError(f"{where}: {name} must be a finite number, got {raw!r}")
     if number < 0:
         raise ScenarioError(f"{where}: {name} must not be negative, got {raw!r}")
+    if name.endswith("_frac") and number > 1:
+        raise ScenarioError(f"{where}: {name} is a share from 0 to 1 (0.7 means 70 %), got {raw!r}")
     return number
 
 

@@ -34,7 +34,8 @@ def test_realistic_decode_at_sixty_percent(calc):
         weight_bits_per_param=4,
         gpu_mem_bandwidth_gbs=1008,
         decode_efficiency_frac=0.6,
-        decode_overhead_ms=0,
+        decode_layer_overhead_ms=0,
+        decode_attention_ns=0,
     )
     assert out["decode_tok_s"] == pytest.approx(1008 / 4 * 0.6, rel=1e-9)
     assert out["tpot_ms"] == pytest.approx(1000 / (1008 / 4 * 0.6), rel=1e-9)

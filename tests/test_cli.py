@@ -87,7 +87,7 @@ def test_custom_gpu_by_numbers(run):
         "--set",
         "decode_efficiency_frac=1",
         "--set",
-        "decode_overhead_ms=0",
+        "decode_layer_overhead_ms=0",
     )
     assert result.exit_code == 0, result.stderr
     out = json.loads(result.stdout)
