@@ -21,7 +21,7 @@ from kalkulator.calibration import (
     speed_rows,
 )
 from kalkulator.catalog import DEFAULT_DIR, GPU, MODEL, SPEED, Catalog, CatalogError, load_table
-from kalkulator.cli_common import fail
+from kalkulator.cli_common import fail, load_catalog_or_fail
 from kalkulator.serving_calibration import ENGINE as SERVING_ENGINE
 from kalkulator.serving_calibration import START as SERVING_START
 from kalkulator.serving_calibration import calibrate_serving, serving_summary
@@ -68,7 +68,7 @@ def accuracy(catalog_dir: Path) -> None:
         f"\nMulti-GPU layer split (2–8 GPUs, {multi.size} decode rows, predicted by the single-GPU fit, "
         f"never fitted): median {100 * median:.1f} %, p90 {100 * p90:.1f} %"
     )
-    click.echo("\n" + serving_summary(calibrate_serving(catalog)))
+    click.echo("\n" + serving_summary(calibrate_serving(load_catalog_or_fail(catalog_dir))))
 
 
 @click.command("calibrate")
@@ -99,7 +99,7 @@ def calibrate_cmd(
     if not fits:
         fail("no backend has measurements of both decode and enough devices to fit")
     try:
-        serving = catalog["speed"].find(f"{SERVING_ENGINE}/any")
+        serving = load_table(SPEED, catalog_dir).find(f"{SERVING_ENGINE}/any")
         serial = serving["serial_frac"] if serving else SERVING_START[1]
         new = speed_rows(fits, engine, dt.date.today().isoformat(), origin, serial)
     except CalibrationError as exc:

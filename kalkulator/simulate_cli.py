@@ -18,8 +18,12 @@ from kalkulator.simulate import LANGS, Playback, Screen, make_schedule, play, sa
 
 
 def _settings(chosen: dict[str, Value | None], sets: tuple[str, ...]) -> dict[str, Value]:
-    """Options first, then --set NAME=VALUE on top (the same precedence and parsing as `kalkulator hitung`)."""
-    settings = {k: v for k, v in chosen.items() if v is not None}
+    """Options first, then --set NAME=VALUE on top (the same precedence and parsing as `kalkulator hitung`).
+
+    The playback is the users' batch on an otherwise idle replica (no queue) unless --set load_requests_per_s says.
+    """
+    settings: dict[str, Value] = {"load_requests_per_s": 0}
+    settings.update({k: v for k, v in chosen.items() if v is not None})
     settings.update(parse_sets(Graph(QUANTITIES), sets))
     return settings
 

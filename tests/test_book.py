@@ -77,6 +77,7 @@ def test_llama3_8b_kv_at_4k_and_total_vram_erratum(calc):
         **BOOK_8B,
         weight_bits_per_param=16,
         context_tokens=4096,
+        concurrent_users=1,
         kv_cache_type="F16",
         vram_overhead_gb=1,
         model_sliding_layers=0,

@@ -76,6 +76,7 @@ def test_engine_uses_the_same_decode_model(calc):
         decode_layer_overhead_ms=TRUE["layer_ms"],
         decode_attention_ns=TRUE["attn_ns"],
         context_tokens=4096,
+        concurrent_users=1,
         kv_cache_type="F16",
         gpu_fp16_tflops=100,
     )

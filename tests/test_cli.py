@@ -128,7 +128,7 @@ def test_scenarios_csv(run, tmp_path):
     assert result.exit_code == 0, result.stderr
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert [r["gpu_name"] for r in rows] == ["H100 SXM 80GB", "RTX 4090 24GB"]
-    assert rows[0]["context_tokens"] == 4096  # blank → default
+    assert rows[0]["context_tokens"] == 1000 + 500  # blank → default: prompt + output tokens
     assert rows[1]["kv_cache_gb_per_user"] == pytest.approx(2 * 32 * 8 * 128 * 2 * 2048 / 1e9, rel=1e-12)
     csv_result = run("hitung", "--scenarios", str(path))
     header, *lines = csv_result.stdout.splitlines()

@@ -19,7 +19,13 @@ from kalkulator.simulate import sample_tokens
 from kalkulator.simulate_cli import preview
 
 # The grid's fixed settings, written out here so the test does not read them from the code under test.
-SETTINGS = {"engine": "llama.cpp", "prompt_tokens": 1000, "output_tokens": 300, "context_tokens": 4096}
+SETTINGS = {
+    "engine": "llama.cpp",
+    "prompt_tokens": 1000,
+    "output_tokens": 300,
+    "context_tokens": 4096,
+    "load_requests_per_s": 0,  # N users decoding together on an otherwise idle GPU: no queue
+}
 CHECKED = [  # (model, GPU, quantization, users, fits in VRAM)
     ("Llama-3.1-8B", "RTX 4090 24GB", "Q4_K_M", 1, True),
     ("Qwen3-32B", "RTX 3090 24GB", "Q4_K_M", 4, True),

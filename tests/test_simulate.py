@@ -24,7 +24,7 @@ from kalkulator.simulate import (
 )
 from kalkulator.simulate_cli import simulate
 
-FAST = {"model_name": "Llama-3.1-8B", "gpu_name": "RTX 4090 24GB", "quant_name": "Q4_K_M"}
+FAST = {"model_name": "Llama-3.1-8B", "gpu_name": "RTX 4090 24GB", "quant_name": "Q4_K_M", "load_requests_per_s": 0}
 # A measured decode speed of 1 tok/s (--set decode_tok_s=1, TPOT follows): at ×200, 100 tokens span ≈0.5 s of wall
 # clock, long enough that one late wake-up on a loaded machine stays far inside the 10 % tolerance.
 SLOW = {**FAST, "decode_tok_s": 1.0}
@@ -177,7 +177,7 @@ def test_cli_timed_run_reports_measured_close_to_predicted(calc):
 
 
 def test_no_wait_prints_the_text_and_the_engine_numbers(calc):
-    v = calc(**FAST, concurrent_users=4, prompt_tokens=2000)
+    v = calc(**FAST, concurrent_users=4, prompt_tokens=2000, output_tokens=50)
     result = _invoke(
         "--model", "Llama-3.1-8B", "--gpu", "RTX 4090 24GB", "--quant", "Q4_K_M", "--users", "4",
         "--prompt-tokens", "2000", "--output-tokens", "50", "--lang", "en", "--no-wait",

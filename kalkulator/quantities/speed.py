@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, EQ, IF, MAX, Node, R, safe_div
+from kalkulator.expr import AND, EQ, IF, MAX, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
 
 BOOK_TPS = "Buku, Bab token/s: tok/s ≈ bandwidth ÷ bytes dibaca per token"
@@ -329,6 +329,10 @@ QUANTITIES = (
         "End-to-end latency",
         "TTFT + output tokens × TPOT + network overhead.",
         BOOK_LAT,
-        expr=R("ttft_s") + R("output_tokens") * R("tpot_ms") / 1000 + R("network_overhead_ms") / 1000,
+        expr=IF(
+            R("utilization_frac") < 1,
+            R("ttft_s") + R("output_tokens") * R("tpot_ms") / 1000 + R("network_overhead_ms") / 1000,
+            Msg("antrean tak terbatas: beban melebihi kapasitas", "unbounded queue: load above capacity"),
+        ),
     ),
 )
