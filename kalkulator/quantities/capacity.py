@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from kalkulator.expr import AND, IF, MAX, MIN, NOT, OR, ROUND, ROUNDDOWN, ROUNDUP, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
-from kalkulator.quantities.speed import decode_step
+from kalkulator.quantities.speed import QUEUE_UNBOUNDED, decode_step
 
 BOOK_BATCH = "Buku, Bab 11: continuous batching"
 QUEUE = "M/D/1 queue on prefill (DistServe, Zhong et al. 2024); Little's law for decoding users"
@@ -228,7 +228,7 @@ LOAD = (
             R("prefill_s")
             * (2 - R("load_requests_per_s") * (2 * R("service_s") - R("prefill_s")))
             / (2 * (1 - R("load_requests_per_s") * (R("service_s") - R("prefill_s"))) * (1 - R("utilization_frac"))),
-            Msg("antrean tak terbatas: beban melebihi kapasitas", "unbounded queue: load above capacity"),
+            QUEUE_UNBOUNDED,
         ),
     ),
 )

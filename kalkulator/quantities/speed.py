@@ -6,6 +6,8 @@ from kalkulator.expr import AND, EQ, IF, MAX, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
 
 BOOK_TPS = "Buku, Bab token/s: tok/s ≈ bandwidth ÷ bytes dibaca per token"
+# Shown instead of a latency when the load is at or above capacity.
+QUEUE_UNBOUNDED = Msg("antrean tak terbatas: beban melebihi kapasitas", "unbounded queue: load above capacity")
 BOOK_LAT = "Buku, Bab TTFT/TPOT: E2E = TTFT + output × TPOT + overhead"
 
 
@@ -332,7 +334,7 @@ QUANTITIES = (
         expr=IF(
             R("utilization_frac") < 1,
             R("ttft_s") + R("output_tokens") * R("tpot_ms") / 1000 + R("network_overhead_ms") / 1000,
-            Msg("antrean tak terbatas: beban melebihi kapasitas", "unbounded queue: load above capacity"),
+            QUEUE_UNBOUNDED,
         ),
     ),
 )
