@@ -16,10 +16,10 @@ import pytest
 from click.testing import CliRunner
 
 from kalkulator.catalog import DEFAULT_DIR, MODEL, load_table
+from kalkulator.cli.model import model, model_settings
 from kalkulator.importers import ROW_COLUMNS, ModelFileError
 from kalkulator.importers.gguf_file import read_gguf
 from kalkulator.importers.hf_config import read_config
-from kalkulator.model_cli import model, model_settings
 from kalkulator.scenario import compute
 
 try:

@@ -14,9 +14,9 @@ from urllib.parse import quote
 import pytest
 from click.testing import CliRunner
 
+from kalkulator.cli.simulate import preview
 from kalkulator.scenario import compute
 from kalkulator.simulate import sample_tokens
-from kalkulator.simulate_cli import preview
 
 # The grid's fixed settings, written out here so the test does not read them from the code under test.
 SETTINGS = {

@@ -12,6 +12,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
+from kalkulator.cli.simulate import simulate
 from kalkulator.simulate import (
     Playback,
     Screen,
@@ -22,7 +23,6 @@ from kalkulator.simulate import (
     tokenize,
     wrap_pieces,
 )
-from kalkulator.simulate_cli import simulate
 
 FAST = {"model_name": "Llama-3.1-8B", "gpu_name": "RTX 4090 24GB", "quant_name": "Q4_K_M", "load_requests_per_s": 0}
 # A measured decode speed of 1 tok/s (--set decode_tok_s=1, TPOT follows): at ×200, 100 tokens span ≈0.5 s of wall

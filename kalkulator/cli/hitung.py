@@ -15,17 +15,17 @@ from pathlib import Path
 import click
 
 from kalkulator.build import DIST, LANGS, build, check_with_libreoffice, verification_passes, workbook_name
-from kalkulator.calibration_cli import accuracy, calibrate_cmd
-from kalkulator.cli_common import CATALOG_OPTION, fail, load_catalog_or_fail, parse_sets
+from kalkulator.cli.calibration import accuracy, calibrate_cmd
+from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail, parse_sets
+from kalkulator.cli.model import model as model_group
+from kalkulator.cli.model import model_settings
+from kalkulator.cli.simulate import preview, simulate
 from kalkulator.expr import Value
 from kalkulator.graph import Graph
 from kalkulator.importers import ModelFileError
-from kalkulator.model_cli import model as model_group
-from kalkulator.model_cli import model_settings
 from kalkulator.preview import render as render_preview
 from kalkulator.quantities import QUANTITIES
 from kalkulator.scenario import ScenarioError, outputs, parse_value, resolve
-from kalkulator.simulate_cli import preview, simulate
 from kalkulator.workbook.layout import load_plan
 from kalkulator.workbook.writer import write_atomic
 

@@ -1,4 +1,4 @@
-"""`kalkulator simulate` and `kalkulator preview`: feel a scenario's TTFT and tokens/s (registered by cli.py)."""
+"""`kalkulator simulate` and `kalkulator preview`: feel a scenario's TTFT and tokens/s."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from kalkulator.build import DIST
-from kalkulator.cli_common import CATALOG_OPTION, fail, load_catalog_or_fail, parse_sets
+from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail, parse_sets
 from kalkulator.expr import Value
 from kalkulator.graph import Graph
 from kalkulator.quantities import QUANTITIES

@@ -21,7 +21,7 @@ from kalkulator.calibration import (
     speed_rows,
 )
 from kalkulator.catalog import DEFAULT_DIR, GPU, MODEL, SPEED, Catalog, CatalogError, load_table
-from kalkulator.cli_common import fail, load_catalog_or_fail
+from kalkulator.cli.common import fail, load_catalog_or_fail
 from kalkulator.serving_calibration import ENGINE as SERVING_ENGINE
 from kalkulator.serving_calibration import START as SERVING_START
 from kalkulator.serving_calibration import calibrate_serving, serving_summary

@@ -18,7 +18,7 @@ from pathlib import Path
 import click
 
 from kalkulator.catalog import DEFAULT_DIR, MODEL, CatalogError, check_name, load_table
-from kalkulator.cli_common import fail
+from kalkulator.cli.common import fail
 from kalkulator.importers import ROW_COLUMNS, DerivedModel, ModelFileError
 
 
