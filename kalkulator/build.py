@@ -12,7 +12,6 @@ from kalkulator.workbook.layout import Layout, build_layout
 from kalkulator.workbook.verify import InputSet, Report, compare
 from kalkulator.workbook.writer import render, to_bytes
 
-DIST = Path(__file__).resolve().parent.parent / "dist"
 LANGS = ("id", "en")
 
 

@@ -16,9 +16,9 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import least_squares
 
-from kalkulator.catalog import DEFAULT_DIR, Catalog
+from kalkulator.catalog import Catalog
+from kalkulator.paths import CALIBRATION_DIR
 
-CALIBRATION_DIR = DEFAULT_DIR / "calibration"
 BOOK_EFFICIENCY = 0.6  # the book's rule: tok/s ≈ 0.6 × bandwidth ÷ model bytes (Bab 12.2)
 BAND = (0.10, 0.90)  # quantiles of held-out residuals that make the uncertainty band
 

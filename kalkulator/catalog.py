@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-DEFAULT_DIR = Path(__file__).resolve().parent.parent / "assumptions"
+from kalkulator.paths import CATALOG_DIR
 
 # Characters that make a name unsafe as a MATCH key (wildcards) or as CSV/spreadsheet text.
 _NAME_FORBIDDEN = set('*?~,"')
@@ -422,7 +422,7 @@ def load_table(schema: Schema, folder: Path) -> Table:
 
 def load_catalog(folder: Path | None = None) -> Catalog:
     """Load every catalog; collect all errors before raising."""
-    folder = folder or DEFAULT_DIR
+    folder = folder or CATALOG_DIR
     tables: dict[str, Table] = {}
     errors: list[str] = []
     for schema in SCHEMAS:

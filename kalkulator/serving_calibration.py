@@ -15,9 +15,10 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import least_squares
 
-from kalkulator.calibration import CALIBRATION_DIR, error_stats
+from kalkulator.calibration import error_stats
 from kalkulator.catalog import Catalog
 from kalkulator.graph import Graph
+from kalkulator.paths import CALIBRATION_DIR
 from kalkulator.quantities import QUANTITIES
 from kalkulator.scenario import resolve
 

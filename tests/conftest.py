@@ -10,8 +10,9 @@ import pytest
 from hypothesis import settings
 
 from kalkulator.build import build
-from kalkulator.catalog import DEFAULT_DIR, load_catalog
+from kalkulator.catalog import load_catalog
 from kalkulator.graph import Graph
+from kalkulator.paths import CATALOG_DIR
 from kalkulator.quantities import QUANTITIES
 from kalkulator.scenario import compute
 
@@ -53,5 +54,5 @@ def workbook_path(built_id, tmp_path_factory) -> Path:
 def catalog_copy(tmp_path) -> Path:
     """A writable copy of the shipped catalogs."""
     target = tmp_path / "assumptions"
-    shutil.copytree(DEFAULT_DIR, target)
+    shutil.copytree(CATALOG_DIR, target)
     return target

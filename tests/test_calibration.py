@@ -12,8 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from kalkulator import calibration as cal
-from kalkulator.catalog import DEFAULT_DIR, SPEED, load_table
+from kalkulator.catalog import SPEED, load_table
 from kalkulator.cli import main
+from kalkulator.paths import CATALOG_DIR
 
 # Known parameters for synthetic data; the generator below writes the model out by hand.
 TRUE = {"eta": 0.9, "eta_hbm": 0.65, "layer_ms": 0.08, "attn_ns": 10.0}
@@ -99,7 +100,7 @@ def test_held_out_accuracy_beats_the_book(shipped_fits):
 
 
 def test_band_comes_from_the_speed_parameters(calc):
-    rows = {r["name"]: r for r in load_table(SPEED, DEFAULT_DIR).rows}
+    rows = {r["name"]: r for r in load_table(SPEED, CATALOG_DIR).rows}
     cuda = rows["llama.cpp/cuda"]
     assert cuda["error_low_frac"] < 0 < cuda["error_high_frac"]
     out = calc(gpu_name="RTX 4090 24GB", engine="llama.cpp")
@@ -147,7 +148,7 @@ def _bench_rows():
 @pytest.mark.parametrize("fmt", ["csv", "json"])
 def test_calibrate_llama_bench_output(tmp_path, fmt):
     folder = tmp_path / "assumptions"
-    shutil.copytree(DEFAULT_DIR, folder)
+    shutil.copytree(CATALOG_DIR, folder)
     path = tmp_path / f"bench.{fmt}"
     if fmt == "json":
         path.write_text(json.dumps(_bench_rows()), encoding="utf-8")
@@ -165,12 +166,12 @@ def test_calibrate_llama_bench_output(tmp_path, fmt):
     assert set(rows) == before
     assert rows["llama.cpp/cuda"]["fit_points"] == 4
     assert "bench." in rows["llama.cpp/cuda"]["source"]
-    assert rows["vllm/any"] == {r["name"]: r for r in load_table(SPEED, DEFAULT_DIR).rows}["vllm/any"]
+    assert rows["vllm/any"] == {r["name"]: r for r in load_table(SPEED, CATALOG_DIR).rows}["vllm/any"]
 
 
 def test_calibrate_errors_write_nothing(tmp_path):
     folder = tmp_path / "assumptions"
-    shutil.copytree(DEFAULT_DIR, folder)
+    shutil.copytree(CATALOG_DIR, folder)
     before = (folder / "speed_params.csv").read_bytes()
     bad = tmp_path / "bench.csv"
     bad.write_text("model_size,n_gen\n1,2\n", encoding="utf-8")

@@ -168,10 +168,10 @@ BAD_VALUES = {
 def test_random_bad_catalog_value(data, tmp_path_factory):
     import shutil
 
-    from kalkulator.catalog import DEFAULT_DIR
+    from kalkulator.paths import CATALOG_DIR
 
     folder = tmp_path_factory.mktemp("cat") / "assumptions"
-    shutil.copytree(DEFAULT_DIR, folder)
+    shutil.copytree(CATALOG_DIR, folder)
     schema = data.draw(st.sampled_from(SCHEMAS))
     field = data.draw(st.sampled_from([f for f in schema.fields if f.required or f.kind != "text"]))
     candidates = [v for v in BAD_VALUES[field.kind] if (v or field.required) and not (v == "-1" and field.low == -1)]

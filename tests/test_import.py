@@ -15,11 +15,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from kalkulator.catalog import DEFAULT_DIR, MODEL, load_table
+from kalkulator.catalog import MODEL, load_table
 from kalkulator.cli.model import model, model_settings
 from kalkulator.importers import ROW_COLUMNS, ModelFileError
 from kalkulator.importers.gguf_file import read_gguf
 from kalkulator.importers.hf_config import read_config
+from kalkulator.paths import CATALOG_DIR
 from kalkulator.scenario import compute
 
 try:
@@ -733,7 +734,7 @@ def test_model_settings_needs_exactly_one_file(tmp_path):
 @pytest.fixture()
 def catalog_dir(tmp_path) -> Path:
     target = tmp_path / "a"
-    shutil.copytree(DEFAULT_DIR, target)
+    shutil.copytree(CATALOG_DIR, target)
     return target
 
 
@@ -757,14 +758,14 @@ def test_model_add_appends_one_valid_row(tmp_path, catalog_dir):
     new_lines = after[len(before) :].decode("utf-8").splitlines()
     assert len(new_lines) == 1
     table = load_table(MODEL, catalog_dir)
-    assert len(table.rows) == len(load_table(MODEL, DEFAULT_DIR).rows) + 1
+    assert len(table.rows) == len(load_table(MODEL, CATALOG_DIR).rows) + 1
     row = table.find("DeepSeek-V3-imported")
     assert row["source"] == "derived from config.json by kalkulator model add"
     assert row["as_of"] == dt.date.today().isoformat()
     assert (row["attention"], row["kv_latent_dim"], row["layers"]) == ("mla", 576, 61)
     assert row["params_b"] == pytest.approx(671, rel=0.005)
     assert "parameters" in result.stdout and "appended DeepSeek-V3-imported" in result.stdout
-    assert snapshot(catalog_dir).keys() == snapshot(DEFAULT_DIR).keys()  # no temporary file left behind
+    assert snapshot(catalog_dir).keys() == snapshot(CATALOG_DIR).keys()  # no temporary file left behind
 
 
 @needs_gguf

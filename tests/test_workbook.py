@@ -153,12 +153,12 @@ def test_committed_dist_is_current():
 def test_failed_build_leaves_previous_file(tmp_path, catalog_copy):
     from click.testing import CliRunner
 
-    from kalkulator.build import DIST
     from kalkulator.cli import main
+    from kalkulator.paths import default_out_dir
 
     out = tmp_path / "dist"
     out.mkdir()
-    shutil.copy(DIST / "kalkulator.xlsx", out / "kalkulator.xlsx")
+    shutil.copy(default_out_dir() / "kalkulator.xlsx", out / "kalkulator.xlsx")
     before = (out / "kalkulator.xlsx").read_bytes()
     (catalog_copy / "models.csv").write_text("name,oops\nx,1\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["build", "--out", str(out), "--catalog", str(catalog_copy)])

@@ -20,8 +20,9 @@ from kalkulator.calibration import (
     load_shipped,
     speed_rows,
 )
-from kalkulator.catalog import DEFAULT_DIR, GPU, MODEL, SPEED, Catalog, CatalogError, load_table
+from kalkulator.catalog import GPU, MODEL, SPEED, Catalog, CatalogError, load_table
 from kalkulator.cli.common import fail, load_catalog_or_fail
+from kalkulator.paths import CATALOG_DIR
 from kalkulator.serving_calibration import ENGINE as SERVING_ENGINE
 from kalkulator.serving_calibration import START as SERVING_START
 from kalkulator.serving_calibration import calibrate_serving, serving_summary
@@ -56,7 +57,7 @@ def format_table(rows: list[dict]) -> str:
 
 
 @click.command("accuracy")
-@click.option("--catalog", "catalog_dir", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_DIR)
+@click.option("--catalog", "catalog_dir", type=click.Path(file_okay=False, path_type=Path), default=CATALOG_DIR)
 def accuracy(catalog_dir: Path) -> None:
     """Leave-one-device-out error of the speed model on the shipped measurements, against the book's rule."""
     catalog = _catalog(catalog_dir)
@@ -76,7 +77,7 @@ def accuracy(catalog_dir: Path) -> None:
 @click.option("--gpu", help="Catalog GPU the measurements ran on (needed for llama-bench files).")
 @click.option("--model", "model_name", help="Catalog model that was measured (needed for llama-bench files).")
 @click.option("--engine", default="llama.cpp", show_default=True, help="Engine the measurements come from.")
-@click.option("--catalog", "catalog_dir", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_DIR)
+@click.option("--catalog", "catalog_dir", type=click.Path(file_okay=False, path_type=Path), default=CATALOG_DIR)
 @click.option("--dry-run", is_flag=True, help="Print the fitted rows and the report; write nothing.")
 def calibrate_cmd(
     measurements: Path | None, gpu: str | None, model_name: str | None, engine: str, catalog_dir: Path, dry_run: bool

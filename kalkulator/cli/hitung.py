@@ -1,152 +1,23 @@
-"""The `kalkulator` command: build and verify the workbook, compute scenarios in the terminal."""
+"""`kalkulator hitung`: a scenario's quantities as a table, as JSON, or one row per scenario of a CSV."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-import sys
-import tempfile
-import time
-import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 
 import click
 
-from kalkulator.build import DIST, LANGS, build, check_with_libreoffice, verification_passes, workbook_name
-from kalkulator.cli.calibration import accuracy, calibrate_cmd
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail, parse_sets
-from kalkulator.cli.model import model as model_group
 from kalkulator.cli.model import model_settings
-from kalkulator.cli.simulate import preview, simulate
 from kalkulator.expr import Value
 from kalkulator.graph import Graph
 from kalkulator.importers import ModelFileError
-from kalkulator.preview import render as render_preview
 from kalkulator.quantities import QUANTITIES
 from kalkulator.scenario import ScenarioError, outputs, parse_value, resolve
 from kalkulator.workbook.layout import load_plan
-from kalkulator.workbook.writer import write_atomic
-
-
-@click.group()
-@click.version_option(package_name="kalkulator")
-def main() -> None:
-    """LLM inference sizing: VRAM, tokens/s, latency — as a live Excel workbook and in the terminal."""
-
-
-def _comparable(data: bytes, path: Path) -> object:
-    """What --check compares: a workbook's unzipped parts (deflate bytes vary between zlib builds), else bytes."""
-    if path.suffix != ".xlsx":
-        return data
-    with zipfile.ZipFile(io.BytesIO(data)) as z:
-        return {i.filename: z.read(i.filename) for i in z.infolist()}
-
-
-@main.command("build")
-@click.option(
-    "--lang",
-    type=click.Choice([*LANGS, "all"]),
-    default="all",
-    show_default=True,
-    help="Workbook language: id → dist/kalkulator.xlsx, en → dist/kalkulator-en.xlsx.",
-)
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=DIST, show_default=True)
-@click.option("--check", is_flag=True, help="Write nothing; exit 1 unless dist/ holds exactly what would be built.")
-@CATALOG_OPTION
-def build_cmd(lang: str, out_dir: Path, check: bool, catalog_dir: Path | None) -> None:
-    """Generate the workbooks (and, for all languages, dist/preview.html); atomic: a failed build changes nothing."""
-    catalog = load_catalog_or_fail(catalog_dir)
-    langs = LANGS if lang == "all" else (lang,)
-    started = time.perf_counter()
-    built = {}
-    for code in langs:
-        try:
-            built[code] = build(code, catalog)
-        except ValueError as exc:
-            fail(f"cannot lay out the workbook: {exc}")
-    outputs_by_path = {out_dir / workbook_name(code): result.data for code, result in built.items()}
-    if lang == "all":
-        outputs_by_path[out_dir / "preview.html"] = render_preview(catalog).encode("utf-8")
-    stale = []
-    for path, data in outputs_by_path.items():
-        if check:
-            if not path.exists() or _comparable(path.read_bytes(), path) != _comparable(data, path):
-                stale.append(str(path))
-        else:
-            write_atomic(path, data)
-            click.echo(f"wrote {path}")
-    if check:
-        if stale:
-            click.echo("out of date (run `kalkulator build`): " + ", ".join(stale), err=True)
-            sys.exit(1)
-        click.echo(f"up to date: {', '.join(str(p) for p in outputs_by_path)}")
-    click.echo(f"{time.perf_counter() - started:.2f} s", err=True)
-
-
-def _detect_lang(path: Path) -> str:
-    import openpyxl
-
-    sheets = set(openpyxl.load_workbook(path, read_only=True).sheetnames)
-    for code in LANGS:
-        if all(sheet[f"title_{code}"] in sheets for sheet in load_plan()):
-            return code
-    fail(f"{path}: not a kalkulator workbook (its sheets match no language of templates/workbook.toml)")
-
-
-@main.command("verify")
-@click.argument(
-    "path",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=DIST / "kalkulator.xlsx",
-    required=False,
-)
-@click.option("--shipped-only", is_flag=True, help="Check the shipped inputs only (skip the changed-input passes).")
-@click.option(
-    "--libreoffice",
-    "with_lo",
-    is_flag=True,
-    help="Also recalculate in headless LibreOffice (one run per input set) and compare every cell.",
-)
-@CATALOG_OPTION
-def verify_cmd(path: Path, shipped_only: bool, with_lo: bool, catalog_dir: Path | None) -> None:
-    """Evaluate PATH with the `formulas` package and compare every formula cell with the engine."""
-    from kalkulator.workbook.verify import InputSet, verify
-
-    catalog = load_catalog_or_fail(catalog_dir)
-    started = time.perf_counter()
-    lang = _detect_lang(path)
-    result = build(lang, catalog)
-    passes = verification_passes(catalog, result.layout)
-    if shipped_only:
-        passes = passes[:1]
-    report = verify(path, result.layout, result.graph, catalog, passes)
-    for where in report.unexpected_formulas:
-        click.echo(f"UNEXPECTED formula cell (not produced by the engine): {where}")
-    _print_mismatches(report.mismatches)
-    click.echo(
-        f"formulas: {report.cells_checked} cells checked "
-        f"({len(result.layout.formulas)} formula cells × {len(passes)} input sets: {'; '.join(report.passes)}), "
-        f"{len(report.mismatches)} mismatches, {len(report.unexpected_formulas)} unexpected formula cells"
-    )
-    ok = report.ok
-    if with_lo:
-        with tempfile.TemporaryDirectory() as tmp:
-            plain = [InputSet(p.name, p.settings) for p in passes]  # table key cells stay as shipped
-            lo = check_with_libreoffice(lang, catalog, plain, Path(tmp))
-        _print_mismatches(lo.mismatches)
-        click.echo(f"LibreOffice: {lo.cells_checked} cells checked, {len(lo.mismatches)} mismatches")
-        ok = ok and lo.ok
-    click.echo(f"{time.perf_counter() - started:.1f} s")
-    sys.exit(0 if ok else 1)
-
-
-def _print_mismatches(mismatches: list) -> None:
-    for m in mismatches[:200]:
-        click.echo(f"MISMATCH [{m.pass_name}] {m.where} {m.label}: engine={m.expected!r} workbook={m.got!r}")
-    if len(mismatches) > 200:
-        click.echo(f"... and {len(mismatches) - 200} more mismatches")
 
 
 def _format(value: Value, number_format: str) -> str:
@@ -175,7 +46,7 @@ def _table(graph: Graph, values: Mapping[str, Value], lang: str = "en") -> str:
     return "\n".join(lines).lstrip("\n")
 
 
-@main.command("hitung")
+@click.command("hitung")
 @click.option("--model", "model_name", help="Model name from the catalog (see `kalkulator list models`).")
 @click.option("--gpu", "gpu_name", help="GPU name from the catalog (see `kalkulator list gpus`).")
 @click.option("--quant", "quant_name", help="Weight quantization, e.g. Q4_K_M, FP8, AWQ-4bit.")
@@ -289,25 +160,3 @@ def _read_scenarios(graph: Graph, catalog, path: Path, base: dict[str, Value]):
         if not parsed:
             raise ScenarioError(f"{path}: no scenario rows")
         return parsed
-
-
-main.add_command(model_group)
-main.add_command(calibrate_cmd)
-main.add_command(accuracy)
-main.add_command(simulate)
-main.add_command(preview)
-
-
-@main.command("list")
-@click.argument("what", type=click.Choice(["gpus", "models", "quants", "kv-cache", "engines", "names"]))
-@CATALOG_OPTION
-def list_cmd(what: str, catalog_dir: Path | None) -> None:
-    """List catalog names, or every quantity name with its unit."""
-    if what == "names":
-        for q in QUANTITIES:
-            kind = "input" if q.is_input else ("formula, settable" if q.overridable else "formula")
-            click.echo(f"{q.name:<40} {q.unit.label:<12} {kind}")
-        return
-    key = {"gpus": "gpu", "models": "model", "quants": "quant", "kv-cache": "kv_cache", "engines": "engine"}[what]
-    for name in load_catalog_or_fail(catalog_dir)[key].names:
-        click.echo(name)

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import click
 
-from kalkulator.catalog import DEFAULT_DIR, MODEL, CatalogError, check_name, load_table
+from kalkulator.catalog import MODEL, CatalogError, check_name, load_table
 from kalkulator.cli.common import fail
 from kalkulator.importers import ROW_COLUMNS, DerivedModel, ModelFileError
+from kalkulator.paths import CATALOG_DIR
 
 
 def derive(config: Path | None, gguf: Path | None, name: str | None) -> DerivedModel:
@@ -106,7 +107,7 @@ def model() -> None:
     "--catalog",
     "catalog_dir",
     type=click.Path(file_okay=False, path_type=Path),
-    default=DEFAULT_DIR,
+    default=CATALOG_DIR,
     show_default=True,
     help="Folder with the catalog CSVs.",
 )

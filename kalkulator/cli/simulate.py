@@ -8,10 +8,10 @@ from pathlib import Path
 
 import click
 
-from kalkulator.build import DIST
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail, parse_sets
 from kalkulator.expr import Value
 from kalkulator.graph import Graph
+from kalkulator.paths import default_out_dir
 from kalkulator.quantities import QUANTITIES
 from kalkulator.scenario import ScenarioError, compute
 from kalkulator.simulate import LANGS, Playback, Screen, make_schedule, play, sample_tokens, summary, wrap_pieces
@@ -132,8 +132,8 @@ def simulate(
     "--out",
     "out_path",
     type=click.Path(dir_okay=False, path_type=Path),
-    default=DIST / "preview.html",
-    show_default=True,
+    default=lambda: default_out_dir() / "preview.html",
+    show_default="preview.html in the build's default --out folder",
     help="Where to write the self-contained HTML page.",
 )
 @CATALOG_OPTION

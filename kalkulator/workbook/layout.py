@@ -16,8 +16,9 @@ from openpyxl.utils import get_column_letter
 from kalkulator.catalog import Catalog
 from kalkulator.expr import Node, R, Value, to_excel
 from kalkulator.graph import Graph, override_key
+from kalkulator.paths import TEMPLATES_DIR
 
-TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+TEMPLATES = TEMPLATES_DIR
 
 HEADERS = {
     "id": ("Besaran", "Nilai", "Isi manual", "Satuan", "Nama", "Keterangan dan sumber"),
