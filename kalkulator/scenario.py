@@ -67,6 +67,8 @@ def resolve(
     choices = {q.name: q.choices[0] for q in graph.quantities.values() if q.choices}
     for key, table_key in choices.items():
         table = catalog[table_key]
+        if key not in out and not graph[key].is_input:
+            continue  # a formula picks the row (e.g. the cloud offer follows the GPU)
         chosen = out.get(key, graph[key].default)
         if not isinstance(chosen, str) or not chosen:
             raise ScenarioError(f"{prefix}{key}: needs a name from the {table_key} catalog")

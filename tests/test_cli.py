@@ -50,6 +50,19 @@ def test_hitung_table_is_readable(run):
     assert "Tok/s per user (realistic)" in result.stdout and "decode_tok_s" in result.stdout
 
 
+def test_hitung_prints_the_answer_block_first_and_everything_with_full(run):
+    short = run("hitung").stdout
+    lines = short.splitlines()
+    assert lines[0] == "SUMMARY: main choices"
+    answers = lines.index("SUMMARY: answers")
+    assert "gpu_price_usd" in lines[2] and "gpu_name" in lines[1]  # the price right under the GPU
+    assert any("answer_breakeven_months" in line for line in lines[answers:])
+    assert "ridge_flop_per_byte" not in short and "--full" in lines[-1]
+    full = run("hitung", "--full").stdout
+    assert full.startswith(short.rsplit("\n(", 1)[0])  # the same block first
+    assert "ridge_flop_per_byte" in full and full.count("answer_breakeven_months") == 1
+
+
 def test_names_are_matched_case_insensitively(run):
     result = run("hitung", "--gpu", "rtx 4090 24gb", "--json")
     assert json.loads(result.stdout)["gpu_name"] == "RTX 4090 24GB"

@@ -27,22 +27,37 @@ def _format(value: Value, number_format: str) -> str:
     return f"{value:,.{decimals}f}"
 
 
-def _table(graph: Graph, values: Mapping[str, Value], lang: str = "en") -> str:
+def _line(graph: Graph, values: Mapping[str, Value], name: str, lang: str) -> str:
+    q = graph[name]
+    value = values[name]
+    unit = "" if isinstance(value, str) else q.unit.label  # a name, or a reason in place of a number
+    return f"  {q.label(lang):<44} {_format(value, q.unit.number_format):>18} {unit:<12} {name}"
+
+
+def _table(graph: Graph, values: Mapping[str, Value], full: bool = False, lang: str = "en") -> str:
+    """The summary blocks of the workbook plan (its answer block) first; with `full`, every other block after."""
+    blocks = [
+        (sheet, block)
+        for sheet in load_plan()
+        for block in sheet["blocks"]
+        if block["kind"] in ("quantities", "answers")
+    ]
+    summary = [b for _, b in blocks if b.get("summary")]
+    shown = {name for b in summary for name in b["names"]}
     lines = []
-    placed = set()
-    for sheet in load_plan():
-        for block in sheet["blocks"]:
-            if block["kind"] != "quantities":
-                continue
-            lines.append(f"\n{sheet['title_en']} — {block['title_en']}")
-            for name in block["names"]:
-                if name.endswith("_row"):
-                    continue
-                q = graph[name]
-                placed.add(name)
-                lines.append(
-                    f"  {q.label(lang):<44} {_format(values[name], q.unit.number_format):>18} {q.unit.label:<12} {name}"
-                )
+    for block in summary:
+        lines.append(f"\n{block[f'title_{lang}']}")
+        lines.extend(_line(graph, values, name, lang) for name in block["names"])
+    if not full:
+        rest = sum(1 for n in graph.quantities if n not in shown and not n.endswith("_row"))
+        lines.append(f"\n({rest} more quantities: kalkulator hitung --full, or --json)")
+        return "\n".join(lines).lstrip("\n")
+    for sheet, block in blocks:
+        names = [n for n in block["names"] if n not in shown and not n.endswith("_row")]
+        if block.get("summary") or not names:
+            continue
+        lines.append(f"\n{sheet[f'title_{lang}']} — {block[f'title_{lang}']}")
+        lines.extend(_line(graph, values, name, lang) for name in names)
     return "\n".join(lines).lstrip("\n")
 
 
@@ -65,6 +80,7 @@ def _table(graph: Graph, values: Mapping[str, Value], lang: str = "en") -> str:
     help="CSV with one scenario per row (columns are names; blank = default).",
 )
 @click.option("--json", "as_json", is_flag=True, help="JSON (one object per scenario; JSON lines with --scenarios).")
+@click.option("--full", is_flag=True, help="After the answer block, every quantity of the workbook, sheet by sheet.")
 @click.option(
     "--config",
     "config_path",
@@ -87,11 +103,12 @@ def hitung(
     sets,
     scenarios,
     as_json,
+    full,
     config_path,
     gguf_path,
     catalog_dir,
 ) -> None:
-    """Compute a scenario's quantities (the same numbers as the workbook)."""
+    """Compute a scenario: the answer block first (the same numbers as the workbook); --full for everything."""
     graph = Graph(QUANTITIES)
     catalog = load_catalog_or_fail(catalog_dir)
     columns = catalog.columns()
@@ -121,7 +138,7 @@ def hitung(
             for note in notes:
                 click.echo(f"note: {note}", err=True)
             values = outputs(graph.evaluate(settings, columns), graph)
-            click.echo(json.dumps(values, ensure_ascii=False, indent=2) if as_json else _table(graph, values))
+            click.echo(json.dumps(values, ensure_ascii=False, indent=2) if as_json else _table(graph, values, full))
             return
         rows = list(_read_scenarios(graph, catalog, scenarios, base))
     except (ScenarioError, ModelFileError) as exc:

@@ -1,9 +1,21 @@
 """Every quantity of kalkulator, each formula defined once, in the book's order."""
 
-from kalkulator.quantities import breakeven, capacity, checks, cost, energy, inputs, memory, speed, tco, workload
+from kalkulator.quantities import (
+    answers,
+    breakeven,
+    capacity,
+    checks,
+    cost,
+    energy,
+    inputs,
+    memory,
+    speed,
+    tco,
+    workload,
+)
 from kalkulator.quantities.base import UNITS, Quantity, Unit, unit_key
 
-QUANTITIES: tuple[Quantity, ...] = (
+_FORMULAS: tuple[Quantity, ...] = (
     *inputs.QUANTITIES,
     *workload.QUANTITIES,
     *memory.QUANTITIES,
@@ -13,7 +25,7 @@ QUANTITIES: tuple[Quantity, ...] = (
     *cost.QUANTITIES,
     *tco.QUANTITIES,
     *breakeven.QUANTITIES,
-    *checks.QUANTITIES,
 )
+QUANTITIES: tuple[Quantity, ...] = (*_FORMULAS, *checks.quantities(_FORMULAS), *answers.QUANTITIES)
 
 __all__ = ["QUANTITIES", "UNITS", "Quantity", "Unit", "unit_key"]

@@ -104,8 +104,8 @@ QUANTITIES = (
         "cloud_cumulative_idr",
         "Kumulatif cloud GPU",
         "Cloud GPU cumulative",
-        "Cloud cost per month × months.",
+        "(Cloud rent + staff) per month × months, as in the cloud TCO.",
         BOOK_BE,
-        expr=R("cloud_idr_per_month") * R("elapsed_months"),
+        expr=(R("cloud_idr_per_month") + R("staff_idr_per_month")) * R("elapsed_months"),
     ),
 )

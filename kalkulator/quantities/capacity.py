@@ -307,8 +307,8 @@ SLA = (
     ),
     Quantity(
         "sla_max_concurrent_users",
-        "Pengguna bersamaan dalam target",
-        "Concurrent users within the targets",
+        "Pengguna bersamaan dalam target (per replika)",
+        "Concurrent users within the targets (per replica)",
         "Requests decoding at once at that load (Little's law).",
         QUEUE,
         expr=batch_at(R("sla_max_requests_per_s")),

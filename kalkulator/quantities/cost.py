@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import EQ, IF, R, safe_div
+from kalkulator.expr import EQ, IF, IFERROR, INDEX, MATCH, Col, Msg, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_COST = "Buku, Bab 16.1: Cost/token = (hardware/lifetime_hari + listrik/hari + maintenance/hari) / tokens_per_hari"
@@ -250,9 +250,14 @@ CLOUD = (
         "cloud_offer_name",
         "Penawaran cloud GPU",
         "Cloud GPU offer",
-        "Instance rented by the hour.",
+        "Instance rented by the hour: the catalog's first offer for the scenario's GPU (the catalog lists each "
+        "GPU's cheapest offer per GPU-hour first). Choose another offer as a manual value.",
         "Katalog Harga: cloud GPU",
-        default="RunPod RTX 4090",
+        expr=IFERROR(
+            INDEX(Col("cloud", "name"), MATCH(R("gpu_name"), Col("cloud", "gpu"))),
+            Msg("tidak ada penawaran untuk GPU ini", "no offer for this GPU"),
+        ),
+        overridable=True,
         choices=("cloud", "name"),
     ),
     row_of("cloud", "cloud_offer_name", "Baris cloud", "Cloud row"),
@@ -333,9 +338,10 @@ CLOUD = (
         "cloud_cost_idr_per_1m_tokens",
         "Biaya cloud per 1 juta token",
         "Cloud cost per 1M tokens",
-        "Rent per day ÷ tokens per day × 1,000,000 (the book divided an hourly price by daily tokens).",
+        "(Rent + staff) per day ÷ tokens per day × 1,000,000 (the book divided an hourly price by daily tokens); "
+        "staff counts as in the cloud TCO.",
         "Buku, Bab 16.3 (dikoreksi)",
-        expr=safe_div(R("cloud_idr_per_day") * 1e6, R("tokens_per_day")),
+        expr=safe_div((R("cloud_idr_per_day") + R("staff_idr_per_day")) * 1e6, R("tokens_per_day")),
     ),
 )
 

@@ -84,6 +84,16 @@ class Chart:
     y_title: str
 
 
+@dataclass(frozen=True)
+class Conditional:
+    """Colour `cells` (e.g. "B5:B20") when `formula` is true; the formula is relative to the range's top-left cell."""
+
+    sheet: str
+    cells: str
+    formula: str  # Excel condition text without "=", e.g. 'ISTEXT(B5)'
+    level: str  # ok (green) | warn (amber) | bad (red)
+
+
 @dataclass
 class Layout:
     lang: str
@@ -97,6 +107,7 @@ class Layout:
     row_blocks: list[RowBlock] = field(default_factory=list)
     widths: dict[str, dict[int, float]] = field(default_factory=dict)
     charts: list[Chart] = field(default_factory=list)
+    conditionals: list[Conditional] = field(default_factory=list)
 
 
 def ref(sheet: str, row: int, col: int) -> str:
@@ -143,6 +154,7 @@ def build_layout(
     pending_charts: list[tuple[str, dict, int]] = []
     tables: dict[tuple[str, str], tuple[int, int, list[str]]] = {}  # (sheet, title_en) -> header row, rows, columns
     pending_quantities: list[tuple[str, int, str]] = []
+    pending_answers: list[tuple[str, int, str]] = []  # answer rows: a home for new names, else a reference
 
     def title_of(item: dict) -> str:
         return item[f"title_{lang}"]
@@ -171,6 +183,13 @@ def build_layout(
                         raise ValueError(f"{name} is placed twice (sheets {placed[name][0]} and {title})")
                     placed[name] = (title, row)
                     pending_quantities.append((title, row, name))
+                    row += 1
+                row += 1
+            elif kind == "answers":
+                lay.cells.append(Cell(title, row, 1, title_of(block), "section"))
+                row += 1
+                for name in block["names"]:
+                    pending_answers.append((title, row, name))
                     row += 1
                 row += 1
             elif kind == "catalog":
@@ -210,6 +229,13 @@ def build_layout(
             else:
                 raise ValueError(f"unknown block kind {kind!r} on sheet {title}")
 
+    references = []
+    for title, row, name in pending_answers:
+        if name in placed:
+            references.append((title, row, name))
+        else:
+            placed[name] = (title, row)
+            pending_quantities.append((title, row, name))
     settable = {n for n, q in graph.quantities.items() if q.is_input or q.overridable}
     if values and set(values) - settable:
         raise ValueError(f"no input cell for {sorted(set(values) - settable)}")
@@ -226,6 +252,10 @@ def build_layout(
 
     for title, row, name in pending_quantities:
         _place_quantity(lay, graph, title, row, name, cells, ranges, values or {})
+    for title, row, name in references:
+        _place_reference(lay, graph, title, row, name, placed[name][0], cells, ranges)
+    for title, row, name in pending_answers:
+        _colour_answer(lay, graph, title, row, name)
     for title, row, block in pending_rows:
         columns, n = _place_rows(lay, graph, catalog, catalog_pos, title, row, block, cells, ranges)
         tables[(title, block["title_en"])] = (row + 1, n, columns)
@@ -281,6 +311,36 @@ def _place_quantity(
             lay.number_validations.append((title, ocoord))
 
 
+def _place_reference(
+    lay: Layout, graph: Graph, title: str, row: int, name: str, home: str, cells: dict[str, str], ranges: dict
+) -> None:
+    """An answer row showing a quantity that lives on another sheet (its defined name points there)."""
+    q = graph[name]
+    node = R(name)
+    lay.cells.append(Cell(title, row, 1, q.label(lay.lang), "label"))
+    lay.formulas.append(
+        FormulaCell(
+            title, row, VALUE_COL, node, to_excel(node, cells, ranges, lay.lang), ("q", name), q.unit.number_format
+        )
+    )
+    lay.cells.append(Cell(title, row, 4, q.unit.label, "unit"))
+    lay.cells.append(Cell(title, row, 5, name, "name"))
+    lay.cells.append(Cell(title, row, 6, ("→ see sheet " if lay.lang == "en" else "→ lihat sheet ") + home, "note"))
+
+
+def _colour_answer(lay: Layout, graph: Graph, title: str, row: int, name: str) -> None:
+    """Green/amber/red on the answer block: OK and TRUE green, FALSE and a status problem red, a reason amber."""
+    coord = f"{get_column_letter(VALUE_COL)}{row}"
+    if name.endswith("_text"):
+        lay.conditionals.append(Conditional(title, coord, f'{coord}="OK"', "ok"))
+        lay.conditionals.append(Conditional(title, coord, f'{coord}<>"OK"', "bad"))
+    elif graph[name].unit.number_format == "General" and name.endswith(("_flag", "_in_vram")):
+        lay.conditionals.append(Conditional(title, coord, f"{coord}=TRUE", "ok"))
+        lay.conditionals.append(Conditional(title, coord, f"{coord}=FALSE", "bad"))
+    else:
+        lay.conditionals.append(Conditional(title, coord, f"ISTEXT({coord})", "warn"))
+
+
 def _place_rows(
     lay: Layout,
     graph: Graph,
@@ -323,7 +383,9 @@ def _place_rows(
         r = first + i
         local = dict(cells)
         if "values" in block:
-            lay.cells.append(Cell(title, r, 1, bound[key_name], "input", graph[key_name].unit.number_format))
+            whole = all(float(v).is_integer() for v in block["values"])  # whole months on a chart axis
+            fmt = "#,##0" if whole else graph[key_name].unit.number_format
+            lay.cells.append(Cell(title, r, 1, bound[key_name], "input", fmt))
             lay.inputs[f"{key_name}@{index}:{i}"] = (title, f"A{r}")
             lay.number_validations.append((title, f"A{r}"))
             local[key_name] = ref(title, r, 1).replace(f"${r}", str(r))
@@ -352,6 +414,11 @@ def _place_rows(
                     graph[name].unit.number_format,
                 )
             )
+    if "fits_in_vram" in columns and n_rows:
+        fits = get_column_letter(columns.index("fits_in_vram") + 2)
+        last = get_column_letter(len(columns) + 1)
+        area = f"A{first}:{last}{first + n_rows - 1}"
+        lay.conditionals.append(Conditional(title, area, f"${fits}{first}=FALSE", "bad"))
     return columns, n_rows
 
 

@@ -1,0 +1,44 @@
+"""The answer block's money figures: the number when it can be trusted, otherwise why not.
+
+A cost of a setup that cannot run (does not fit, misses its latency targets, runs over capacity) or that
+has no price is not an answer; the answer block shows the short reason instead, in the same cell.
+The quantities behind them (cost_idr_per_1m_tokens, tco_idr, …) stay numbers for the sheets and scripts.
+"""
+
+from __future__ import annotations
+
+from kalkulator.expr import EQ, IF, R
+from kalkulator.quantities.base import Quantity
+from kalkulator.quantities.checks import OK
+
+SUMMARY = "Ringkasan: angka dari sheet asalnya, atau alasan angka itu tidak bisa dipakai"
+
+
+def guarded(name: str, check: str, label_id: str, label_en: str) -> Quantity:
+    """`answer_<name>`: the value of `name` when `check` is OK, else the check's short reason."""
+    return Quantity(
+        f"answer_{name}",
+        label_id,
+        label_en,
+        f"{name} when {check} is OK; otherwise the reason it cannot be trusted.",
+        SUMMARY,
+        expr=IF(EQ(R(check), OK), R(name), R(check)),
+    )
+
+
+QUANTITIES = (
+    guarded(
+        "cost_idr_per_1m_tokens", "onprem_check_text", "On-premise: Rp per 1 juta token", "On-premise: Rp per 1M tokens"
+    ),
+    guarded(
+        "cloud_cost_idr_per_1m_tokens",
+        "cloud_check_text",
+        "Cloud GPU: Rp per 1 juta token",
+        "Cloud GPU: Rp per 1M tokens",
+    ),
+    guarded("tco_idr", "onprem_check_text", "TCO on-premise", "On-premise TCO"),
+    guarded("tco_colocation_idr", "onprem_check_text", "TCO colocation", "Colocation TCO"),
+    guarded("tco_dedicated_idr", "dedicated_check_text", "TCO dedicated", "Dedicated TCO"),
+    guarded("tco_cloud_idr", "cloud_check_text", "TCO cloud GPU", "Cloud GPU TCO"),
+    guarded("breakeven_months", "onprem_check_text", "Break-even vs API", "Break-even vs the API"),
+)
