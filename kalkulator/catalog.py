@@ -53,6 +53,77 @@ class Schema:
     def field(self, name: str) -> Field:
         return next(f for f in self.fields if f.name == name)
 
+    def header(self, name: str, lang: str) -> str:
+        """The workbook column header of field `name` in `lang` (id or en); the CSV keeps the field name."""
+        labels = FIELD_LABELS.get(f"{self.key}.{name}") or FIELD_LABELS[name]
+        return labels[0] if lang == "id" else labels[1]
+
+
+# Column headers of the catalog sheets, (Indonesian, English), by field name or "table.field" when the same
+# field name means something else in another table. The CSV field names stay the names contract.
+FIELD_LABELS: dict[str, tuple[str, str]] = {
+    "name": ("Nama", "Name"),
+    "source": ("Sumber", "Source"),
+    "as_of": ("Per tanggal", "As of"),
+    "vendor": ("Vendor", "Vendor"),
+    "segment": ("Segmen", "Segment"),
+    "backend": ("Backend", "Backend"),
+    "mem_bandwidth_gbs": ("Bandwidth memori (GB/s)", "Memory bandwidth (GB/s)"),
+    "vram_gib": ("Memori (GiB)", "Memory (GiB)"),
+    "fp16_tflops": ("FP16 dense (TFLOPS)", "FP16 dense (TFLOPS)"),
+    "fp8_tflops": ("FP8 dense (TFLOPS)", "FP8 dense (TFLOPS)"),
+    "fp4_tflops": ("FP4 dense (TFLOPS)", "FP4 dense (TFLOPS)"),
+    "memory_type": ("Jenis memori", "Memory type"),
+    "tdp_w": ("Daya (W)", "Power (W)"),
+    "price_usd": ("Harga (USD)", "Price (USD)"),
+    "family": ("Keluarga", "Family"),
+    "params_b": ("Parameter total (miliar)", "Total parameters (billions)"),
+    "active_params_b": ("Parameter aktif (miliar)", "Active parameters (billions)"),
+    "layers": ("Jumlah layer", "Layers"),
+    "hidden": ("Dimensi hidden", "Hidden size"),
+    "heads": ("Jumlah attention head", "Attention heads"),
+    "kv_heads": ("Jumlah KV head", "KV heads"),
+    "head_dim": ("Dimensi per head", "Head size"),
+    "vocab": ("Ukuran vocab", "Vocabulary"),
+    "max_context": ("Konteks maksimum (token)", "Maximum context (tokens)"),
+    "attention": ("Jenis attention", "Attention type"),
+    "kv_latent_dim": ("Lebar laten KV (MLA)", "KV latent width (MLA)"),
+    "sliding_window": ("Sliding window (token)", "Sliding window (tokens)"),
+    "sliding_layers": ("Layer sliding window", "Sliding-window layers"),
+    "quant.kind": ("Jenis format", "Format kind"),
+    "bits_per_weight": ("Bit per bobot", "Bits per weight"),
+    "compute": ("Presisi komputasi", "Compute precision"),
+    "bits_per_value": ("Bit per nilai", "Bits per value"),
+    "description": ("Keterangan", "Description"),
+    "max_batch": ("Batch maksimum", "Maximum batch"),
+    "decode_efficiency_frac": ("Efisiensi bandwidth decode (0–1)", "Decode bandwidth efficiency (0–1)"),
+    "decode_efficiency_hbm_frac": ("Efisiensi decode di HBM (0–1)", "Decode efficiency on HBM (0–1)"),
+    "layer_overhead_ms": ("Overhead per layer (ms)", "Overhead per layer (ms)"),
+    "attention_ns": ("Attention per token konteks (ns)", "Attention per context token (ns)"),
+    "prefill_efficiency_frac": ("Efisiensi prefill (0–1)", "Prefill efficiency (0–1)"),
+    "prefill_efficiency_quant_frac": ("Efisiensi prefill terkuantisasi (0–1)", "Quantized prefill efficiency (0–1)"),
+    "prefill_layer_overhead_us": ("Overhead prefill per layer (µs)", "Prefill overhead per layer (µs)"),
+    "serial_frac": ("Porsi serial (0–1)", "Serial share (0–1)"),
+    "error_low_frac": ("Galat bawah (0–1)", "Lower error (0–1)"),
+    "error_high_frac": ("Galat atas (0–1)", "Upper error (0–1)"),
+    "fit_points": ("Jumlah pengukuran", "Measurements"),
+    "tariff.kind": ("Jenis tarif", "Tariff kind"),
+    "idr_per_kwh": ("Rp/kWh", "Rp/kWh"),
+    "provider": ("Penyedia", "Provider"),
+    "gpu": ("GPU", "GPU"),
+    "cloud.gpus": ("GPU per instance", "GPUs per instance"),
+    "usd_per_hour": ("USD/jam", "USD/hour"),
+    "idr_per_hour": ("Rp/jam", "Rp/hour"),
+    "spot_usd_per_hour": ("Spot USD/jam", "Spot USD/hour"),
+    "region": ("Region", "Region"),
+    "input_usd_per_1m": ("Input USD/1 juta token", "Input USD/1M tokens"),
+    "output_usd_per_1m": ("Output USD/1 juta token", "Output USD/1M tokens"),
+    "cached_input_usd_per_1m": ("Input dari cache USD/1 juta token", "Cached input USD/1M tokens"),
+    "mode": ("Mode", "Mode"),
+    "idr_per_month": ("Rp/bulan", "Rp/month"),
+    "hosting.gpus": ("GPU dalam paket", "GPUs in the plan"),
+}
+
 
 def _text(name: str, doc: str = "", required: bool = True) -> Field:
     return Field(name, "text", required=required, doc=doc)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from openpyxl.utils import get_column_letter
@@ -129,6 +130,13 @@ def load_guide(path: Path | None = None) -> dict:
         return tomllib.load(fh)
 
 
+@cache
+def load_notes(path: Path | None = None) -> dict[str, dict[str, str]]:
+    """The Indonesian `note` of every quantity, and its `source` where the Python one is English or imprecise."""
+    with open(path or TEMPLATES / "notes_id.toml", "rb") as fh:
+        return tomllib.load(fh)
+
+
 def _fill_guide(text: str, facts: dict[str, str]) -> str:
     return re.sub(r"\{(\w+)\}", lambda m: facts.get(m.group(1), m.group(0)), text)
 
@@ -202,8 +210,9 @@ def build_layout(
                     )
                     row += 1
                 for col, f in enumerate(schema.fields, start=1):
-                    lay.cells.append(Cell(title, row, col, f.name, "header"))
-                    lay.widths[title].setdefault(col, max(12, min(28, len(f.name) + 4)))
+                    header = schema.header(f.name, lang)
+                    lay.cells.append(Cell(title, row, col, header, "header"))
+                    lay.widths[title].setdefault(col, max(12, min(28, len(header) + 4)))
                 lay.widths[title][1] = 30
                 lay.widths[title][len(schema.fields) - 1] = 70
                 first = row + 1
@@ -282,9 +291,10 @@ def _place_quantity(
     lang = lay.lang
     fmt = q.unit.number_format
     lay.cells.append(Cell(title, row, 1, q.label(lang), "label"))
-    lay.cells.append(Cell(title, row, 4, q.unit.label, "unit"))
+    lay.cells.append(Cell(title, row, 4, q.unit.label_in(lang), "unit"))
     lay.cells.append(Cell(title, row, 5, name, "name"))
-    lay.cells.append(Cell(title, row, 6, f"{q.doc} [{q.source}]", "note"))
+    note = load_notes().get(name, {}) if lang == "id" else {}  # a quantity without a note yet shows English
+    lay.cells.append(Cell(title, row, 6, f"{note.get('note', q.doc)} [{note.get('source', q.source)}]", "note"))
     coord = f"{get_column_letter(VALUE_COL)}{row}"
     if q.is_input:
         lay.cells.append(Cell(title, row, VALUE_COL, values.get(name, q.default), "input", fmt))
@@ -365,7 +375,8 @@ def _place_rows(
     lay.cells.append(Cell(title, header, 1, graph[key_name].label(lang), "header"))
     for j, name in enumerate(columns, start=2):
         q = graph[name]
-        lay.cells.append(Cell(title, header, j, f"{q.label(lang)} ({q.unit.label})", "header"))
+        unit = "" if q.is_text else f" ({q.unit.label_in(lang)})"
+        lay.cells.append(Cell(title, header, j, f"{q.label(lang)}{unit}", "header"))
         lay.cells.append(Cell(title, header + 1, j, name, "name"))
         lay.widths[title].setdefault(j, 16)
     lay.cells.append(Cell(title, header + 1, 1, key_name, "name"))

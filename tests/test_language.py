@@ -1,0 +1,171 @@
+"""kalkulator.xlsx speaks Indonesian, kalkulator-en.xlsx English, and neither points at a file of the repository.
+
+How English is found (`english_words`): a text cell is reduced to its prose, then searched for English words
+that Indonesian never uses.
+
+1. What is not prose goes first: URLs and domains, anything with a slash or a backslash (paths, units such as
+   GB/s, repositories such as org/name), file names, snake_case names, command-line flags, and quoted titles
+   ('…', "…", “…”: the name of an article or a product is a proper noun in any language).
+2. The rest is split into words; a hyphenated compound is one word ("on-premise", "end-to-end", "break-even"
+   and "on-demand" are technical terms Indonesian borrows whole, so their "on"/"to" do not count).
+3. A word counts as English when its lower-case form is in ENGLISH, a list of English function words and
+   plural or unit nouns (the, and, of, is, with, when, users, tokens, month…) chosen because none of them is
+   an Indonesian word or the name of a product in the catalogs ("per", "data", "model", "server" are
+   Indonesian too and are not listed; neither is "Together", a provider). A word written in capitals is an
+   acronym ("AS" = Amerika Serikat, "OR"), not English.
+
+Skipped cells: the Name column (quantity names are the names contract), the catalogs' name column and the
+scenario's input cells (catalog names and option codes such as on/off are keys that formulas match).
+The check is validated both ways: it finds nothing in the Indonesian workbook and finds English in nearly
+every note of the English one.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+
+import pytest
+
+from kalkulator.build import build
+from kalkulator.catalog import SCHEMAS
+from kalkulator.quantities import QUANTITIES, UNITS
+from kalkulator.workbook.layout import TEMPLATES, load_notes
+
+ENGLISH = frozenset(
+    """
+    the a an and or nor but of is are was were be been being it its this that these those there their they
+    with without within when where which while who whose what how why if than then so such also only both each
+    every either neither any some other another more most less least many much few same own
+    to from into onto for by at on in out off up down over under above below between through during after before
+    about against since until per-user not no yes can cannot could should would will shall may might must
+    do does did done has have had having get gets got make makes made use used uses using see seen set sets
+    one two three first second half
+    user users tokens bytes bits value values request requests replicas device devices
+    measurement measurements price prices estimate estimated list listed
+    month months year years day days hour hours week weeks text row rows
+    """.split()
+)
+
+# Not prose: URLs, domains, paths and units with a slash, file names, snake_case, flags, quoted titles.
+NOT_PROSE = re.compile(
+    r"""
+    https?://\S+ | www\.\S+
+    | \S*[/\\]\S*
+    | \S+\.(?:com|ai|io|org|net|dev|to|cz|de|se|news|systems|app|co|id)\b\S*
+    | \S+\.(?:csv|json|yml|yaml|txt|md|pdf|gguf|py)\b
+    | \S*_\S*
+    | (?<!\w)--?[A-Za-z][\w-]*
+    | '[^']*' | "[^"]*" | “[^”]*” | ‘[^’]*’
+    """,
+    re.VERBOSE,
+)
+WORD = re.compile(r"[A-Za-z]+(?:[-’'][A-Za-z]+)*")
+REPO_PATH = re.compile(r"seeds/|\.txt line|shared/|\d{3}_[0-9a-f]{16}\.txt")
+
+
+def english_words(text: str) -> list[str]:
+    """The English words of `text` (see the module docstring for the rules)."""
+    prose = NOT_PROSE.sub(" ", text)
+    return [w for w in WORD.findall(prose) if w.lower() in ENGLISH and not w.isupper()]
+
+
+@pytest.fixture(scope="module")
+def books():
+    return {lang: build(lang) for lang in ("id", "en")}
+
+
+def _catalog_name_cells(layout) -> set[tuple[str, int, int]]:
+    """(sheet, row, col) of the catalogs' name column: the first column under each catalog header row."""
+    headers = {s.header("name", layout.lang) for s in SCHEMAS}
+    cells = set()
+    starts = [(c.sheet, c.row) for c in layout.cells if c.style == "header" and c.col == 1 and c.value in headers]
+    for sheet, row in starts:
+        r = row + 1
+        while any(c.sheet == sheet and c.row == r and c.col == 1 and c.style == "data" for c in layout.cells):
+            cells.add((sheet, r, 1))
+            r += 1
+    return cells
+
+
+def _prose_cells(layout):
+    names = _catalog_name_cells(layout)
+    for c in layout.cells:
+        if not isinstance(c.value, str) or c.style in ("name", "input") or (c.sheet, c.row, c.col) in names:
+            continue
+        yield c
+
+
+def test_the_indonesian_workbook_has_no_english_sentence(books):
+    found = {
+        f"{c.sheet}!{c.coord}": (english_words(c.value), c.value[:120])
+        for c in _prose_cells(books["id"].layout)
+        if english_words(c.value)
+    }
+    assert found == {}
+
+
+def test_the_check_finds_the_english_notes(books):
+    """Positive control: the English workbook's notes are English, and the check says so."""
+    notes = [c.value for c in books["en"].layout.cells if c.style == "note" and c.col == 6]
+    flagged = [n for n in notes if english_words(n)]
+    assert len(notes) > 200 and len(flagged) >= 0.8 * len(notes)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("Bobot + KV cache + overhead, per pengguna (on-premise, end-to-end).", []),
+        ("Harga di AS (US launch MSRP): lihat https://www.nvidia.com/en-us/ dan gpus.csv", []),
+        ("The GPU price per user", ["The", "price", "user"]),
+        ("tokens per month of the book", ["tokens", "month", "of", "the"]),
+        ("see 'Nvidia may be about to launch a $3,000 GPU' in datareceipts/data-receipts", ["see", "in"]),
+        ("max_num_seqs --max-num-seqs default", []),
+    ],
+)
+def test_english_words(text, words):
+    assert english_words(text) == words
+
+
+def test_every_quantity_has_an_indonesian_note_and_no_stale_key():
+    notes = load_notes()
+    names = {q.name for q in QUANTITIES}
+    assert sorted(names - set(notes)) == []  # a quantity without an Indonesian note
+    assert sorted(set(notes) - names) == []  # a note for a quantity that no longer exists
+    for name, entry in notes.items():
+        assert set(entry) <= {"note", "source"} and entry["note"].strip(), name
+
+
+def test_the_notes_file_is_valid_toml_with_unique_keys():
+    with open(TEMPLATES / "notes_id.toml", "rb") as fh:
+        assert len(tomllib.load(fh)) == len(QUANTITIES)
+
+
+def test_the_workbooks_show_notes_and_units_in_their_language(books):
+    q = next(q for q in QUANTITIES if q.name == "electricity_idr_per_month")
+    for lang, note, unit in (("id", load_notes()[q.name]["note"], "Rp/bulan"), ("en", q.doc, "Rp/month")):
+        sheet, row = _row_of(books[lang], q.name)
+        cells = {c.col: c.value for c in books[lang].layout.cells if (c.sheet, c.row) == (sheet, row)}
+        assert cells[4] == unit and cells[6].startswith(note)
+    assert UNITS["_users"].label_in("id") == "pengguna" and UNITS["_users"].label_in("en") == "users"
+    assert UNITS["_gbs"].label_in("id") == "GB/s"
+
+
+def _row_of(built, name: str) -> tuple[str, int]:
+    return next((c.sheet, c.row) for c in built.layout.cells if c.style == "name" and c.col == 5 and c.value == name)
+
+
+def test_catalog_headers_are_labels_in_the_workbook_language(books):
+    for lang in ("id", "en"):
+        headers = {c.value for c in books[lang].layout.cells if c.style == "header"}
+        assert "mem_bandwidth_gbs" not in headers and "as_of" not in headers
+    assert "Bandwidth memori (GB/s)" in {c.value for c in books["id"].layout.cells if c.style == "header"}
+    assert "Memory bandwidth (GB/s)" in {c.value for c in books["en"].layout.cells if c.style == "header"}
+
+
+@pytest.mark.parametrize("lang", ["id", "en"])
+def test_no_cell_points_at_a_file_of_the_repository(books, lang):
+    layout = books[lang].layout
+    texts = [(f"{c.sheet}!{c.coord}", c.value) for c in layout.cells if isinstance(c.value, str)]
+    texts += [(f"{f.sheet}!{f.coord}", f.text) for f in layout.formulas]
+    assert [(where, text[:120]) for where, text in texts if REPO_PATH.search(text)] == []
