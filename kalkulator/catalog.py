@@ -122,6 +122,7 @@ FIELD_LABELS: dict[str, tuple[str, str]] = {
     "mode": ("Mode", "Mode"),
     "idr_per_month": ("Rp/bulan", "Rp/month"),
     "hosting.gpus": ("GPU dalam paket", "GPUs in the plan"),
+    "kw_included": ("Daya termasuk (kW)", "Power included (kW)"),
 }
 
 
@@ -347,6 +348,8 @@ HOSTING = Schema(
         Field("mode", "enum", choices=("colocation", "dedicated")),
         _num("idr_per_month", positive=True),
         _int("gpus", low=0),
+        _text("gpu", "GPU model a dedicated server comes with (blank for rack space)", required=False),
+        _num("kw_included", "power included in the rent, kW (more is billed per kWh)", low=0),
         *_SOURCE,
     ),
     "Colocation dan dedicated",
@@ -491,6 +494,28 @@ def load_table(schema: Schema, folder: Path) -> Table:
     return Table(schema, tuple(rows))
 
 
+def _cheapest_first(table: Table, folder: Path, group: str, price: Callable[[dict], float | None]) -> list[str]:
+    """The workbook picks a GPU's first offer (MATCH), so each GPU's cheapest offer must come first in the file."""
+    first: dict[str, tuple[float, str]] = {}
+    errors = []
+    for line, row in enumerate(table.rows, start=2):
+        key, value = row[group], price(row)
+        if not key or value is None:
+            continue
+        if key not in first:
+            first[key] = (value, row["name"])
+        elif value < first[key][0]:
+            errors.append(
+                f"{folder / table.schema.file}:{line}:name: {row['name']!r} is cheaper per GPU than "
+                f"{first[key][1]!r} listed before it for {key}; list each GPU's cheapest offer first"
+            )
+    return errors
+
+
+def _per_gpu(column: str) -> Callable[[dict], float | None]:
+    return lambda row: row[column] / row["gpus"] if row[column] is not None and row["gpus"] else None
+
+
 def load_catalog(folder: Path | None = None) -> Catalog:
     """Load every catalog; collect all errors before raising."""
     folder = folder or CATALOG_DIR
@@ -501,6 +526,10 @@ def load_catalog(folder: Path | None = None) -> Catalog:
             tables[schema.key] = load_table(schema, folder)
         except CatalogError as exc:
             errors.extend(exc.messages)
+    if not errors:
+        errors += _cheapest_first(tables["cloud"], folder, "gpu", _per_gpu("usd_per_hour"))
+        errors += _cheapest_first(tables["cloud"], folder, "gpu", _per_gpu("idr_per_hour"))
+        errors += _cheapest_first(tables["hosting"], folder, "gpu", _per_gpu("idr_per_month"))
     if errors:
         raise CatalogError(errors)
     return Catalog(tables)

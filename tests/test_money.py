@@ -147,7 +147,11 @@ def test_tco_modes(calc):
         cloud_idr_per_month=30e6,
         staff_idr_per_month=1e6,
     )
-    assert out["tco_colocation_idr"] == pytest.approx(out["tco_idr"] + 50e6 * 60, rel=1e-12)
+    # Colocation: the rack rent replaces the office electricity bill; power above the plan is billed per kWh.
+    rent_power = 50e6 + out["colocation_power_idr_per_month"]
+    opex = rent_power + out["maintenance_idr_per_year"] / 12 + 1e6
+    capital = out["hardware_capex_idr"] - out["book_value_end_idr"]
+    assert out["tco_colocation_idr"] == pytest.approx(capital + opex * 60, rel=1e-12)
     assert out["tco_dedicated_idr"] == pytest.approx((20e6 * 4 + 1e6) * 60, rel=1e-12)
     assert out["tco_cloud_idr"] == pytest.approx((30e6 + 1e6) * 60, rel=1e-12)
 
@@ -156,6 +160,29 @@ def test_colocation_plan_scales_per_gpu(calc):
     # The book's colocation plan: Rp 50 juta per month for a 4× A100 server → 2 GPUs pay half.
     out = calc(colocation_name="Book colocation 4x A100", n_gpus=2)
     assert out["colocation_idr_per_month"] == pytest.approx(50_000_000 / 4 * 2, rel=1e-12)
+
+
+def test_colocation_power_above_the_plan_is_billed_per_kwh(calc):
+    # The book's DCI pack includes 4 kW; more is billed at Rp 2,500–3,500 per kWh. A 6 kW average draw on a
+    # fixed 4 kW slot: 2 kW × 24 h × 30.42 days × Rp 2,500 = Rp 3,650,400 per month.
+    out = calc(colocation_name="Book DCI full rack 4-6kW low", average_power_w=6000, month_days=30.42)
+    assert out["colocation_included_kw"] == 4
+    assert out["colocation_extra_kw"] == pytest.approx(2, rel=1e-12)
+    assert out["colocation_power_idr_per_month"] == pytest.approx(2 * 24 * 30.42 * 2500, rel=1e-12)
+    # Within the plan nothing extra is billed, and the office electricity bill is not part of colocation.
+    small = calc(colocation_name="Book DCI full rack 4-6kW low", average_power_w=3000)
+    assert small["colocation_power_idr_per_month"] == 0
+    assert small["colocation_opex_idr_per_month"] == pytest.approx(
+        18e6 + small["maintenance_idr_per_year"] / 12 + small["staff_idr_per_month"], rel=1e-12
+    )
+
+
+def test_dedicated_rent_follows_the_gpu(calc):
+    # The book's dedicated 4× A100 at Rp 80 juta per month (the cheaper end) → Rp 20 juta per GPU.
+    assert calc(gpu_name="A100 PCIe 80GB")["dedicated_idr_per_gpu_month"] == pytest.approx(20e6, rel=1e-12)
+    other = calc(gpu_name="RTX 4090 24GB")
+    assert other["dedicated_idr_per_gpu_month"] == 0
+    assert other["answer_tco_dedicated_idr"] == "no dedicated rent"
 
 
 def test_hybrid_cost(calc):

@@ -21,6 +21,7 @@ class Check:
     cond: Node
     sentence: Node
     short: Msg
+    in_status: bool = True  # False: a missing comparator (no offer in the catalog) is said in its answer cell only
 
 
 # First failing check wins; each sentence says what to change.
@@ -92,6 +93,7 @@ CHECKS = (
             "The catalog has no cloud offer for this GPU: choose an offer as a manual value.",
         ),
         Msg("tidak ada penawaran cloud", "no cloud offer"),
+        in_status=False,
     ),
     Check(
         "cloud",
@@ -110,6 +112,7 @@ CHECKS = (
             "The catalog has no dedicated rent for this GPU: type your quote as a manual value.",
         ),
         Msg("tidak ada tarif dedicated", "no dedicated rent"),
+        in_status=False,
     ),
 )
 
@@ -163,7 +166,7 @@ def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
             "Scenario status",
             "The first problem that makes the results unusable or not comparable, or OK.",
             "Consistency checks",
-            expr=chain(checks, short=False),
+            expr=chain(tuple(c for c in checks if c.in_status), short=False),
         ),
         Quantity(
             "run_check_text",

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import IF, MIN, R, safe_div
+from kalkulator.expr import IF, IFERROR, INDEX, MATCH, MAX, MIN, Col, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
+BOOK_COLO_POWER = "Buku, Bab colocation: paket termasuk daya sampai batas kW-nya; kelebihan dibayar per kWh"
 BOOK_TCO = "Buku, Bab TCO: capex + opex bulanan × bulan; empat mode: VPS cloud GPU, dedicated, colocation, on-premise"
 
 QUANTITIES = (
@@ -85,21 +86,84 @@ QUANTITIES = (
             R("colocation_plan_idr_per_month"),
         ),
     ),
+    lookup(
+        "colocation_plan_kw",
+        "hosting",
+        "kw_included",
+        "Daya termasuk dalam paket",
+        "Power included in the plan",
+        "kW of power the rent includes; more is billed per kWh.",
+    ),
+    Quantity(
+        "colocation_included_kw",
+        "Daya termasuk (skenario)",
+        "Power included (scenario)",
+        "Included power scaled like the rent (plan kW ÷ its GPUs × GPUs); a fixed slot is taken as is.",
+        BOOK_COLO_POWER,
+        expr=IF(
+            R("colocation_plan_gpus") > 0,
+            R("colocation_plan_kw") / R("colocation_plan_gpus") * R("gpus_needed"),
+            R("colocation_plan_kw"),
+        ),
+    ),
+    Quantity(
+        "colocation_extra_kw",
+        "Daya di atas paket",
+        "Power above the plan",
+        "Average IT power of the fleet above the included power (the data centre's cooling is in the rent).",
+        BOOK_COLO_POWER,
+        expr=MAX(0, R("average_power_w") / 1000 - R("colocation_included_kw")),
+    ),
+    Quantity(
+        "colocation_power_idr_per_kwh",
+        "Tarif daya tambahan colocation",
+        "Colocation extra power price",
+        "Price per kWh of power above the plan.",
+        "Buku, Bab colocation: DCI memasukkan 4 kW dalam paket dasar, kelebihan daya Rp 2.500–3.500/kWh",
+        default=2500,
+    ),
+    Quantity(
+        "colocation_power_idr_per_month",
+        "Biaya daya tambahan colocation per bulan",
+        "Colocation extra power per month",
+        "Power above the plan × 24 h × days per month × price per kWh.",
+        BOOK_COLO_POWER,
+        expr=R("colocation_extra_kw") * 24 * R("month_days") * R("colocation_power_idr_per_kwh"),
+    ),
+    Quantity(
+        "colocation_opex_idr_per_month",
+        "Opex colocation per bulan",
+        "Colocation opex per month",
+        "Rack rent + power above the plan + maintenance + staff; the office electricity bill does not apply.",
+        BOOK_TCO,
+        expr=R("colocation_idr_per_month")
+        + R("colocation_power_idr_per_month")
+        + R("maintenance_idr_per_year") / 12
+        + R("staff_idr_per_month"),
+    ),
     Quantity(
         "tco_colocation_idr",
         "TCO colocation",
         "Colocation TCO",
-        "On-premise TCO + rack rent × months (power metered at the chosen tariff).",
+        "Capex − book value at the horizon + colocation opex × months.",
         BOOK_TCO,
-        expr=R("tco_idr") + R("colocation_idr_per_month") * 12 * R("horizon_years"),
+        expr=R("hardware_capex_idr")
+        - R("book_value_end_idr")
+        + R("colocation_opex_idr_per_month") * 12 * R("horizon_years"),
     ),
     Quantity(
         "dedicated_idr_per_gpu_month",
         "Sewa dedicated per GPU per bulan",
         "Dedicated rent per GPU per month",
-        "Monthly rent of a GPU server in a provider's data centre, power included, per GPU.",
-        "Buku, Bab TCO: dedicated Rp 80–120 juta/bulan untuk 4× A100 → Rp 20 juta per GPU",
-        default=20_000_000,
+        "Monthly rent of a GPU server in a provider's data centre, power included, per GPU: the catalog's first "
+        "dedicated offer with the scenario's GPU (cheapest first); 0 when there is none. Type a quote instead.",
+        "Katalog Harga: hosting (buku: dedicated Rp 80–120 juta/bulan untuk 4× A100)",
+        expr=IFERROR(
+            INDEX(Col("hosting", "idr_per_month"), MATCH(R("gpu_name"), Col("hosting", "gpu")))
+            / INDEX(Col("hosting", "gpus"), MATCH(R("gpu_name"), Col("hosting", "gpu"))),
+            0,
+        ),
+        overridable=True,
     ),
     Quantity(
         "dedicated_idr_per_month",

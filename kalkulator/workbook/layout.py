@@ -333,7 +333,7 @@ def _place_reference(
             title, row, VALUE_COL, node, to_excel(node, cells, ranges, lay.lang), ("q", name), q.unit.number_format
         )
     )
-    lay.cells.append(Cell(title, row, 4, q.unit.label, "unit"))
+    lay.cells.append(Cell(title, row, 4, q.unit.label_in(lay.lang), "unit"))
     lay.cells.append(Cell(title, row, 5, name, "name"))
     lay.cells.append(Cell(title, row, 6, ("→ see sheet " if lay.lang == "en" else "→ lihat sheet ") + home, "note"))
 
