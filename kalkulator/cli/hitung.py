@@ -23,6 +23,10 @@ from kalkulator.workbook.layout import load_plan
 def _format(value: Value, number_format: str) -> str:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
+    if number_format.endswith("%"):  # a 0–1 share, shown as a percentage like the workbook
+        return f"{value * 100:,.1f}%"
+    if number_format.endswith('"%"'):  # already a percentage
+        return f"{value:,.1f}%"
     decimals = len(number_format.split(".")[1]) if "." in number_format else 0
     return f"{value:,.{decimals}f}"
 
@@ -30,7 +34,8 @@ def _format(value: Value, number_format: str) -> str:
 def _line(graph: Graph, values: Mapping[str, Value], name: str, lang: str) -> str:
     q = graph[name]
     value = values[name]
-    unit = "" if isinstance(value, str) else q.unit.label  # a name, or a reason in place of a number
+    # No unit after a name, a reason in place of a number, or a value already shown as a percentage.
+    unit = "" if isinstance(value, str) or "%" in q.unit.number_format else q.unit.label
     return f"  {q.label(lang):<44} {_format(value, q.unit.number_format):>18} {unit:<12} {name}"
 
 

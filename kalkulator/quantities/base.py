@@ -39,8 +39,10 @@ UNITS: dict[str, Unit] = {
     "_tok_s_high": Unit("tok/s", "#,##0.0"),
     "_ns": Unit("ns", "#,##0.00"),
     "_us": Unit("µs", "#,##0.0"),
-    "_frac": Unit("0–1", "0.00"),
-    "_pct": Unit("%", "0.0"),
+    # Shares look alike in the workbook: a 0–1 share shows as 70.0% (type 0.7 or 70%), a percentage
+    # quantity as 11.0% (type 11); data validation says which one a cell takes.
+    "_frac": Unit("share", "0.0%", "porsi"),
+    "_pct": Unit("percent", '0.0"%"', "persen"),
     "_b": Unit("billion", "#,##0.00", "miliar"),
     "_bytes": Unit("bytes", "#,##0", "byte"),
     "_bytes_per_token": Unit("bytes/token", "#,##0", "byte/token"),
