@@ -9,7 +9,7 @@ from kalkulator.catalog import Catalog, load_catalog
 from kalkulator.graph import Graph
 from kalkulator.quantities import QUANTITIES
 from kalkulator.workbook.layout import Layout, build_layout
-from kalkulator.workbook.verify import InputSet, Report, compare
+from kalkulator.workbook.verify import InputSet, Report, compare, expected_values
 from kalkulator.workbook.writer import render, to_bytes
 
 LANGS = ("id", "en")
@@ -30,12 +30,14 @@ class Built:
 def build(lang: str = "id", catalog: Catalog | None = None, values: dict | None = None) -> Built:
     """Lay out and serialise the workbook in memory (nothing is written).
 
-    `values` puts other numbers in the input cells (used to cross-check changed inputs in LibreOffice).
+    `values` puts other numbers in the input cells (used to cross-check changed inputs in LibreOffice);
+    every formula cell caches the engine's value under the same inputs.
     """
     graph = Graph(QUANTITIES)
     catalog = catalog or load_catalog()
     layout = build_layout(graph, catalog, lang, values=values)
-    return Built(graph, catalog, layout, to_bytes(render(layout)))
+    cached = expected_values(layout, graph, catalog.columns(), values or {})
+    return Built(graph, catalog, layout, to_bytes(render(layout, cached)))
 
 
 def _pick(names: tuple[str, ...], step: int, k: int) -> str:

@@ -1,16 +1,22 @@
-"""The generated workbook: verified cell for cell by `formulas`, portable, protected, deterministic."""
+"""The generated workbook: verified cell for cell by `formulas`, cached values, portable, protected, printable,
+deterministic."""
 
 from __future__ import annotations
 
+import io
 import re
 import shutil
+import zipfile
 
 import openpyxl
+import pandas as pd
 import pytest
 
 from kalkulator.build import build, verification_passes
 from kalkulator.catalog import load_catalog
+from kalkulator.workbook.layout import Cell, Conditional, FormulaCell, Layout
 from kalkulator.workbook.verify import verify
+from kalkulator.workbook.writer import render
 
 # Functions present without an _xlfn. prefix in Excel, LibreOffice Calc and Google Sheets, and evaluated
 # correctly by `formulas` 1.3 (shared/notes/formulas-probe.md §1.3, §7.4).
@@ -61,6 +67,68 @@ def test_every_formula_cell_matches_the_engine_under_every_input_set(report, bui
     assert len(report.passes) >= 5
     assert report.cells_checked == len(built_id.layout.formulas) * len(report.passes)
     assert len(built_id.layout.formulas) > 1000
+    assert report.cached_checked == len(built_id.layout.formulas)  # every cached result equals the recalculation
+
+
+def _set_cached(data: bytes, sheet_index: int, coord: str, value: str) -> bytes:
+    """The workbook with the cached result of one formula cell replaced (the formula kept)."""
+    out = io.BytesIO()
+    part = f"xl/worksheets/sheet{sheet_index + 1}.xml"
+    with zipfile.ZipFile(io.BytesIO(data)) as zin, zipfile.ZipFile(out, "w") as zout:
+        for info in zin.infolist():
+            body = zin.read(info.filename)
+            if info.filename == part:
+                pattern = rf'(<c r="{coord}"[^>]*><f>[^<]*</f><v>)[^<]*(</v>)'.encode()
+                body, n = re.subn(pattern, rb"\g<1>" + value.encode() + rb"\g<2>", body)
+                assert n == 1, f"{coord} is not a formula cell of {part}"
+            zout.writestr(info, body)
+    return out.getvalue()
+
+
+def test_verify_catches_a_stale_cached_value(built_id, catalog, tmp_path):
+    target = next(f for f in built_id.layout.formulas if f.key == ("q", "weights_gb"))
+    index = [title for _, title in built_id.layout.sheets].index(target.sheet)
+    path = tmp_path / "stale.xlsx"
+    path.write_bytes(_set_cached(built_id.data, index, target.coord, "12345"))
+    result = verify(path, built_id.layout, built_id.graph, catalog, verification_passes(catalog, built_id.layout)[:1])
+    stale = [m for m in result.mismatches if m.pass_name == "cached values"]
+    assert [(m.where, m.label, m.got) for m in stale] == [(f"{target.sheet}!{target.coord}", "weights_gb", 12345)]
+    assert [m for m in result.mismatches if m.pass_name != "cached values"] == []  # the formulas still agree
+
+
+def test_pandas_shows_the_engine_values_without_recalculating(catalog, graph, tmp_path):
+    """A preview that never recalculates (pandas, mail, Drive) reads the cached results."""
+    built = build("id", catalog)
+    path = tmp_path / "kalkulator.xlsx"
+    path.write_bytes(built.data)
+    frames = pd.read_excel(path, sheet_name=None, header=None)
+    engine = graph.evaluate({}, catalog.columns(), "id")
+    for name in ("cost_idr_per_1m_tokens", "breakeven_months"):
+        sheet, coord = built.layout.names[name].split("!")
+        row, col = openpyxl.utils.cell.coordinate_to_tuple(coord.replace("$", ""))
+        shown = frames[sheet.strip("'")].iat[row - 1, col - 1]
+        want = engine[name]
+        assert shown == (pytest.approx(want, rel=1e-12) if isinstance(want, float) else want), name
+    assert isinstance(engine["cost_idr_per_1m_tokens"], float) and engine["cost_idr_per_1m_tokens"] > 0
+
+
+def test_cached_results_keep_their_type(built_id, workbook_path):
+    """Booleans cache as booleans, text as text, numbers as numbers (openpyxl reads the cache with data_only)."""
+    book = openpyxl.load_workbook(workbook_path, data_only=True)
+    engine = built_id.graph.evaluate({}, built_id.catalog.columns(), "id")
+    kinds = set()
+    for f in built_id.layout.formulas:
+        if f.key[0] != "q":
+            continue
+        got, want = book[f.sheet][f.coord].value, engine[f.key[1]]
+        kinds.add(type(want).__name__)
+        if isinstance(want, bool):
+            assert got is want, f.label
+        elif isinstance(want, str):
+            assert got == (want or None), f.label
+        else:
+            assert got == pytest.approx(want, rel=1e-12), f.label
+    assert {"bool", "str", "float"} <= kinds
 
 
 def test_verify_catches_a_tampered_cell(built_id, workbook_path, catalog, tmp_path):
@@ -184,3 +252,101 @@ def test_interrupted_write_keeps_previous_file(tmp_path, monkeypatch):
         write_atomic(target, b"new contents")
     assert target.read_bytes() == b"previous"
     assert [p.name for p in tmp_path.iterdir()] == ["kalkulator.xlsx"]
+
+
+def _tiny_layout(**extra) -> Layout:
+    lay = Layout("en", sheets=[("s", "S")], widths={"S": {1: 30, 2: 18}})
+    lay.cells += [
+        Cell("S", 1, 1, "Title", "title"),
+        Cell("S", 3, 1, "Quantity", "header"),
+        Cell("S", 4, 1, "Answer", "label"),
+        Cell("S", 4, 2, 1234.5, "answer", "#,##0.0"),
+        Cell("S", 5, 2, "Does not fit: the model needs 140 GB and the GPU has 80 GB.", "status"),
+    ]
+    for key, value in extra.items():
+        setattr(lay, key, value)
+    return lay
+
+
+def _load(data: bytes) -> openpyxl.Workbook:
+    return openpyxl.load_workbook(io.BytesIO(data))
+
+
+def test_answer_and_status_styles():
+    ws = _load(render(_tiny_layout()))["S"]
+    answer, status = ws["B4"], ws["B5"]
+    assert answer.font.b and answer.font.sz == 12 and answer.alignment.horizontal == "left"
+    assert answer.border.left.style == answer.border.bottom.style == "thin" and answer.number_format == "#,##0.0"
+    assert status.font.b and status.alignment.wrap_text and status.alignment.vertical == "top"
+
+
+def test_unknown_style_is_an_error():
+    lay = _tiny_layout()
+    lay.cells.append(Cell("S", 6, 1, "x", "shiny"))
+    with pytest.raises(ValueError, match="unknown cell style 'shiny'"):
+        render(lay)
+
+
+@pytest.mark.parametrize(
+    ("level", "fill", "font"), [("ok", "C6EFCE", "006100"), ("warn", "FFEB9C", "9C5700"), ("bad", "FFC7CE", "9C0006")]
+)
+def test_conditional_formats_colour_by_level(level, fill, font):
+    ws = _load(render(_tiny_layout(conditionals=[Conditional("S", "B4:B5", "ISTEXT(B4)", level)])))["S"]
+    [(cells, rules)] = [(str(cf.sqref), cf.rules) for cf in ws.conditional_formatting]
+    [rule] = rules
+    assert cells == "B4:B5" and rule.type == "expression" and rule.formula == ["ISTEXT(B4)"]
+    assert rule.dxf.fill.bgColor.rgb.endswith(fill) and rule.dxf.font.color.rgb.endswith(font)
+
+
+def test_unknown_conditional_level_is_an_error():
+    with pytest.raises(ValueError, match="unknown level 'pink'"):
+        render(_tiny_layout(conditionals=[Conditional("S", "B4", "TRUE", "pink")]))
+
+
+def test_the_layouts_conditional_formats_are_written(built_id, book):
+    assert built_id.layout.conditionals
+    written = {
+        (ws.title, str(cf.sqref), rule.formula[0])
+        for ws in book.worksheets
+        for cf in ws.conditional_formatting
+        for rule in cf.rules
+    }
+    assert {(c.sheet, c.cells, c.formula) for c in built_id.layout.conditionals} <= written
+
+
+def test_formula_cells_show_the_cached_value_and_number_format():
+    lay = _tiny_layout()
+    lay.formulas.append(FormulaCell("S", 6, 2, None, "B4*2", ("q", "twice"), "#,##0"))
+    data = render(lay, {("q", "twice"): 2469.0})
+    assert openpyxl.load_workbook(io.BytesIO(data), data_only=True)["S"]["B6"].value == 2469
+    cell = _load(data)["S"]["B6"]
+    assert cell.value == "=B4*2" and cell.number_format == "#,##0" and cell.protection.locked
+
+
+def test_every_sheet_prints_on_a4_portrait_one_page_wide(built_id, book):
+    for ws in book.worksheets:
+        setup = ws.page_setup
+        assert (setup.paperSize, setup.orientation) == (9, "portrait"), ws.title
+        assert ws.sheet_properties.pageSetUpPr.fitToPage and (setup.fitToWidth or 1, setup.fitToHeight) == (
+            1,
+            0,
+        )  # 1 is the default
+        assert "&P" in ws.oddFooter.right.text and ws.oddFooter.left.text == "&A"
+        assert ws.print_area and ws.page_margins.left == 0.5
+        has_header = any(c.sheet == ws.title and c.row == 3 and c.style == "header" for c in built_id.layout.cells)
+        assert (ws.print_title_rows == "$3:$3") == has_header, ws.title
+    for chart in built_id.layout.charts:
+        breaks = [b.id for b in book[chart.sheet].row_breaks.brk]
+        assert int(chart.anchor[1:]) - 1 in breaks  # the chart starts a page
+
+
+def _width(ws, col: int) -> float:
+    """A column's width; XlsxWriter writes neighbours of equal width as one <col min max> range."""
+    return next(d.width for d in ws.column_dimensions.values() if d.min <= col <= d.max)
+
+
+def test_money_columns_fit_rp_999_billion(built_id, book):
+    """A column holding rupiah is wide enough for Rp 999,999,999,999: no ### in print or on screen."""
+    for f in built_id.layout.formulas:
+        if "Rp" in f.number_format:
+            assert _width(book[f.sheet], f.col) >= len("Rp 999,999,999,999") + 1, (f.sheet, f.coord)

@@ -1,7 +1,8 @@
 """Evaluate a written workbook with the `formulas` package and compare every formula cell with Python.
 
 Expected values come from the expression trees (graph evaluation), never from the Excel text; the
-workbook is loaded once and recalculated for each input set.
+workbook is loaded once and recalculated for each input set. The results cached in the file (what
+previews show without recalculating) must equal the recalculated values of the file's own inputs.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class Report:
     passes: list[str] = field(default_factory=list)
     mismatches: list[Mismatch] = field(default_factory=list)
     unexpected_formulas: list[str] = field(default_factory=list)
+    cached_checked: int = 0  # formula cells whose cached result was compared with the recalculated value
 
     @property
     def ok(self) -> bool:
@@ -143,6 +145,21 @@ class Evaluator:
             if cell.data_type == "f"
         }
 
+    def cached_values(self, keys: list[str]) -> dict[str, Value]:
+        """The results cached in the file for `keys`, as stored (read with openpyxl, nothing recalculated)."""
+        import openpyxl
+
+        wb = openpyxl.load_workbook(self.path, data_only=True)
+        cells = {
+            self.key(ws.title, cell.coordinate): cell for ws in wb.worksheets for row in ws.iter_rows() for cell in row
+        }
+        out: dict[str, Value] = {}
+        for k in keys:
+            cell = cells.get(k)
+            value = None if cell is None else cell.value
+            out[k] = XlError(value) if cell is not None and cell.data_type == "e" else value
+        return out
+
     def calculate(self, inputs: Mapping[str, Value]) -> Mapping[str, object]:
         with chdir(self.path.parent), warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -219,7 +236,11 @@ def verify(
     catalog: Catalog,
     passes: list[InputSet],
 ) -> Report:
-    """Evaluate the file once per input set and compare every formula cell with the engine."""
+    """Evaluate the file once per input set and compare every formula cell with the engine.
+
+    Then compare every cached result with the file recalculated as it stands (the shipped-inputs pass when
+    there is one): a stale or wrong cache is reported as a mismatch of the pass "cached values".
+    """
     columns = catalog.columns()
     ev = Evaluator(path)
     report = Report()
@@ -227,7 +248,8 @@ def verify(
     report.unexpected_formulas = sorted(ev.formula_cells() - set(by_key))
     keys = list(by_key)
     cell_sets = [{ev.key(s, c): v for (s, c), v in input_cells(layout, inputs).items()} for inputs in passes]
-    for inputs, got_values in zip(passes, ev.values_many(cell_sets, keys), strict=True):
+    results = ev.values_many(cell_sets, keys)
+    for inputs, got_values in zip(passes, results, strict=True):
         report.passes.append(inputs.name)
         expected = expected_values(layout, graph, columns, inputs.settings, inputs.table_inputs)
         for k, f in by_key.items():
@@ -236,4 +258,13 @@ def verify(
             report.cells_checked += 1
             if not same(want, got):
                 report.mismatches.append(Mismatch(inputs.name, f"{f.sheet}!{f.coord}", f.label, want, got))
+    as_is = next((r for p, r in zip(passes, results, strict=True) if not p.settings and not p.table_inputs), None)
+    recalculated = as_is if as_is is not None else ev.values({}, keys)
+    cached = ev.cached_values(keys)
+    for k, f in by_key.items():
+        report.cached_checked += 1
+        if not same(recalculated[k], cached[k]):
+            report.mismatches.append(
+                Mismatch("cached values", f"{f.sheet}!{f.coord}", f.label, recalculated[k], cached[k])
+            )
     return report

@@ -1,149 +1,325 @@
-"""Write a Layout with openpyxl: styles, protection, dropdowns, frozen headers; byte-identical output."""
+"""Write a Layout with XlsxWriter: styles, cached results, protection, dropdowns, print setup; byte-identical output.
+
+Every formula cell carries the engine's value as its cached result, so previews that never recalculate (mail,
+Drive, pandas) show the numbers; Excel and LibreOffice recalculate on load.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import io
+import math
 import os
 import re
 import tempfile
+import warnings
 import zipfile
+from collections.abc import Mapping
 from pathlib import Path
 
-from openpyxl import Workbook
-from openpyxl.chart import BarChart, LineChart, Reference
-from openpyxl.chart.data_source import StrRef
-from openpyxl.chart.series import SeriesLabel
-from openpyxl.styles import Alignment, Font, PatternFill, Protection
-from openpyxl.utils import get_column_letter
-from openpyxl.workbook.defined_name import DefinedName
-from openpyxl.worksheet.datavalidation import DataValidation
-from openpyxl.worksheet.pagebreak import Break
+import xlsxwriter
+from xlsxwriter.utility import xl_cell_to_rowcol
 
-from kalkulator.workbook.layout import Chart, Layout
+from kalkulator.expr import Value, XlError
+from kalkulator.workbook.layout import CHART_ROWS, Cell, Chart, FormulaCell, Layout
 
-YELLOW = PatternFill("solid", fgColor="FFF2CC")
-HEADER = PatternFill("solid", fgColor="DDEBF7")
-SECTION = PatternFill("solid", fgColor="EDEDED")
 FIXED_STAMP = dt.datetime(2025, 1, 1)
 ZIP_TIME = (2025, 1, 1, 0, 0, 0)
 
-STYLES = {
-    "title": {"font": Font(bold=True, size=14)},
-    "intro": {"font": Font(italic=True, color="555555")},
-    "section": {"font": Font(bold=True), "fill": SECTION},
-    "header": {"font": Font(bold=True), "fill": HEADER, "alignment": Alignment(wrap_text=True, vertical="top")},
-    "label": {},
-    "input": {"fill": YELLOW, "protection": Protection(locked=False)},
-    "unit": {"font": Font(color="555555")},
-    "name": {"font": Font(color="808080", size=9)},
-    "note": {"font": Font(color="555555", size=9)},
-    "data": {},
+TOP = {"valign": "top"}  # a row grows when its note wraps; every cell of it then reads from the top line
+STYLES: dict[str, dict] = {
+    "title": {"bold": True, "font_size": 14},
+    "intro": {"italic": True, "font_color": "#555555"},
+    "section": {"bold": True, "bg_color": "#EDEDED"},
+    "header": {"bold": True, "bg_color": "#DDEBF7", "text_wrap": True, "valign": "top"},
+    "label": TOP,
+    "input": {"bg_color": "#FFF2CC", "locked": False, **TOP},
+    "unit": {"font_color": "#555555", **TOP},
+    "name": {"font_color": "#808080", "font_size": 9, **TOP},
+    "note": {"font_color": "#555555", "font_size": 9, "text_wrap": True, **TOP},
+    "data": TOP,
+    "answer": {"bold": True, "font_size": 12, "border": 1, "align": "left", **TOP},
+    "status": {"bold": True, "text_wrap": True, "valign": "top"},
 }
+LEVELS = {  # conditional fills: Excel's own good / neutral / bad colours
+    "ok": {"bg_color": "#C6EFCE", "font_color": "#006100"},
+    "warn": {"bg_color": "#FFEB9C", "font_color": "#9C5700"},
+    "bad": {"bg_color": "#FFC7CE", "font_color": "#9C0006"},
+}
+ERROR_CODES = ("#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!")  # cached as t="e"
+
+# Printing: A4 portrait, one page wide. Widths come from the layout, except that a column holding long notes
+# (wrapped), long catalog text (cut at the cell edge) or snake_case names is at most this wide, and one holding
+# numbers is wide enough for them (money for Rp 999,999,999,999): the printout never shows ###.
+CAP_WIDTH = {"note": 40, "data": 30, "name": 26}
+MONEY_WIDTH, NUMBER_WIDTH = 20, 12
+DEFAULT_WIDTH = 8.43  # Excel's default column, in widths of the digit 0
+PROSE_CHARS_PER_DIGIT, LINE_SPACING = 1.2, 1.22  # for the row heights of wrapped text (see row_heights)
+HEADER_ROW = 3  # the column headers of quantity and catalog sheets: frozen, and repeated on every printed page
+ROW_PX = 20  # a default row, in pixels
+FOOTER = {"id": "&L&A&RHalaman &P dari &N", "en": "&L&A&RPage &P of &N"}
 
 
-def render(layout: Layout) -> Workbook:
-    """Build the openpyxl workbook for a layout."""
-    wb = Workbook()
-    wb.remove(wb.active)
-    sheets = {title: wb.create_sheet(title) for _, title in layout.sheets}
-    for c in layout.cells:
-        cell = sheets[c.sheet].cell(row=c.row, column=c.col)
-        cell.value = c.value
-        if isinstance(c.value, str):
-            cell.data_type = "s"  # catalog text beginning with = + - @ stays text, never a formula
-        for attr, value in STYLES[c.style].items():
-            setattr(cell, attr, value)
-        if c.number_format:
-            cell.number_format = c.number_format
-    for f in layout.formulas:
-        cell = sheets[f.sheet].cell(row=f.row, column=f.col)
-        cell.value = f.text
-        cell.number_format = f.number_format
-    for name, target in layout.names.items():
-        wb.defined_names[name] = DefinedName(name, attr_text=target)
-    for title, ws in sheets.items():
-        ws.freeze_panes = "A4"
-        for col, width in layout.widths.get(title, {}).items():
-            ws.column_dimensions[get_column_letter(col)].width = width
-        ws.page_setup.orientation = "landscape"
-        ws.protection.sheet = True
-        ws.protection.formatColumns = False
-        ws.protection.formatRows = False
-    _validations(layout, sheets)
-    for chart in layout.charts:
-        _add_chart(sheets[chart.sheet], chart)
-    wb.properties.creator = "kalkulator"
-    wb.properties.created = FIXED_STAMP
-    wb.properties.modified = FIXED_STAMP
-    return wb
+def render(layout: Layout, cached: Mapping[tuple, Value] | None = None) -> bytes:
+    """Write the workbook for a layout; a formula cell caches `cached[FormulaCell.key]` (0 when absent).
 
-
-def _add_chart(ws, spec: Chart) -> None:
-    chart = BarChart() if spec.kind == "bar" else LineChart()
-    if spec.kind == "bar":
-        chart.type = "col"
-        chart.legend = None
-    chart.title = spec.title
-    chart.y_axis.title = spec.y_title
-    chart.y_axis.numFmt = "#,##0"
-    for title_row, first, last, col in spec.series:
-        data = Reference(ws, min_col=col, min_row=first, max_row=last)
-        chart.add_data(data, titles_from_data=False)
-        chart.series[-1].tx = None
-        if spec.kind == "line":
-            chart.series[-1].tx = SeriesLabel(strRef=StrRef(f"'{ws.title}'!${get_column_letter(col)}${title_row}"))
-            chart.series[-1].smooth = False
-    first, last, col = spec.categories
-    chart.set_categories(Reference(ws, min_col=col, min_row=first, max_row=last))
-    chart.x_axis.tickLblPos = "low"
-    chart.x_axis.delete = False
-    chart.y_axis.delete = False
-    chart.height, chart.width = 9.5, 17
-    ws.add_chart(chart, spec.anchor)
-    ws.row_breaks.append(Break(id=int(spec.anchor[1:]) - 1))  # print the chart whole, on a page of its own
-
-
-def _validations(layout: Layout, sheets: dict) -> None:
-    by_list: dict[tuple[str, str], list[str]] = {}
-    for sheet, coord, formula in layout.list_validations:
-        by_list.setdefault((sheet, formula), []).append(coord)
-    for (sheet, formula), coords in by_list.items():
-        dv = DataValidation(type="list", formula1=formula, allow_blank=True, showErrorMessage=True)
-        dv.error = "Pilih dari daftar / choose from the list"
-        dv.errorTitle = "kalkulator"
-        for coord in coords:
-            dv.add(coord)
-        sheets[sheet].add_data_validation(dv)
-    by_sheet: dict[str, list[str]] = {}
-    for sheet, coord in layout.number_validations:
-        by_sheet.setdefault(sheet, []).append(coord)
-    for sheet, coords in by_sheet.items():
-        dv = DataValidation(
-            type="decimal", operator="greaterThanOrEqual", formula1="0", allow_blank=True, showErrorMessage=True
-        )
-        dv.error = "Masukkan angka >= 0 / enter a number >= 0"
-        dv.errorTitle = "kalkulator"
-        for coord in coords:
-            dv.add(coord)
-        sheets[sheet].add_data_validation(dv)
-
-
-def to_bytes(wb: Workbook) -> bytes:
-    """Serialise with fixed timestamps so identical inputs give identical bytes."""
+    XlsxWriter reports problems (an invalid defined name, an over-long validation message) as warnings and
+    carries on; here they fail the build.
+    """
     buf = io.BytesIO()
-    wb.save(buf)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        wb = xlsxwriter.Workbook(buf, {"in_memory": True})
+        _Writer(wb, layout, cached or {}).write()
+        wb.close()
+    return buf.getvalue()
+
+
+class _Writer:
+    def __init__(self, wb: xlsxwriter.Workbook, layout: Layout, cached: Mapping[tuple, Value]):
+        self.wb = wb
+        self.layout = layout
+        self.cached = cached
+        self.formats: dict[tuple[str, str | None], object] = {}
+        self.sheets = {title: wb.add_worksheet(title) for _, title in layout.sheets}
+        self.cells: dict[str, list[Cell]] = {title: [] for title in self.sheets}
+        self.formulas: dict[str, list[FormulaCell]] = {title: [] for title in self.sheets}
+        for c in layout.cells:
+            self.cells[c.sheet].append(c)
+        for f in layout.formulas:
+            self.formulas[f.sheet].append(f)
+        self.widths = {
+            title: column_widths(self.cells[title], self.formulas[title], layout.widths.get(title, {}), cached)
+            for title in self.sheets
+        }
+        self.used = {  # (last row, last column) with content
+            title: (
+                max(c.row for c in [*self.cells[title], *self.formulas[title]]),
+                max(c.col for c in [*self.cells[title], *self.formulas[title]]),
+            )
+            for title in self.sheets
+        }
+
+    def fmt(self, style: str, number_format: str | None = None):
+        """One shared XlsxWriter format per (style, number format)."""
+        if style not in STYLES:
+            raise ValueError(f"unknown cell style {style!r} (known: {', '.join(STYLES)})")
+        key = (style, number_format)
+        if key not in self.formats:
+            props = dict(STYLES[style])
+            if number_format:
+                props["num_format"] = number_format
+            self.formats[key] = self.wb.add_format(props)
+        return self.formats[key]
+
+    def write(self) -> None:
+        for title, ws in self.sheets.items():
+            for c in self.cells[title]:
+                self.cell(ws, c)
+            for f in self.formulas[title]:
+                value = _cached(self.cached.get(f.key, 0))
+                ws.write_formula(f.row - 1, f.col - 1, f.text, self.fmt(_style(f), f.number_format), value)
+            ws.freeze_panes(HEADER_ROW, 0)
+            ws.protect("", {"format_columns": True, "format_rows": True})
+        for name, target in self.layout.names.items():
+            self.wb.define_name(name, f"={target}")
+        self.validations()
+        self.conditionals()
+        for chart in self.layout.charts:
+            self.chart(chart)
+        for title in self.sheets:
+            self.print_setup(title)
+        self.wb.set_properties({"author": "kalkulator", "created": FIXED_STAMP})
+
+    def cell(self, ws, c: Cell) -> None:
+        fmt, row, col = self.fmt(c.style, c.number_format), c.row - 1, c.col - 1
+        if c.value is None:
+            ws.write_blank(row, col, None, fmt)
+        elif isinstance(c.value, bool):
+            ws.write_boolean(row, col, c.value, fmt)
+        elif isinstance(c.value, int | float):
+            ws.write_number(row, col, c.value, fmt)
+        else:
+            ws.write_string(row, col, str(c.value), fmt)  # catalog text beginning with = + - @ stays text
+
+    def validations(self) -> None:
+        groups: dict[tuple[str, str | None], list[str]] = {}  # (sheet, list formula or None for numbers) → cells
+        for sheet, coord, formula in self.layout.list_validations:
+            groups.setdefault((sheet, formula), []).append(coord)
+        for sheet, coord in self.layout.number_validations:
+            groups.setdefault((sheet, None), []).append(coord)
+        for (sheet, formula), coords in groups.items():
+            if formula is None:
+                options = {"validate": "decimal", "criteria": ">=", "value": 0}
+                options["error_message"] = "Masukkan angka >= 0 / enter a number >= 0"
+            else:
+                options = {"validate": "list", "source": formula}
+                options["error_message"] = "Pilih dari daftar / choose from the list"
+            options |= {"error_title": "kalkulator", "show_input": False, "multi_range": " ".join(coords)}
+            row, col = xl_cell_to_rowcol(coords[0])
+            self.sheets[sheet].data_validation(row, col, row, col, options)
+
+    def conditionals(self) -> None:
+        levels = {level: self.wb.add_format(props) for level, props in LEVELS.items()}
+        for c in self.layout.conditionals:
+            if c.level not in levels:
+                raise ValueError(f"conditional format on {c.sheet}!{c.cells}: unknown level {c.level!r}")
+            rule = {"type": "formula", "criteria": f"={c.formula}", "format": levels[c.level]}
+            self.sheets[c.sheet].conditional_format(c.cells, rule)
+
+    def chart(self, spec: Chart) -> None:
+        chart = self.wb.add_chart({"type": "column" if spec.kind == "bar" else "line"})
+        first, last, cat_col = spec.categories
+        categories = [spec.sheet, first - 1, cat_col - 1, last - 1, cat_col - 1]
+        for title_row, first_row, last_row, col in spec.series:
+            series = {"values": [spec.sheet, first_row - 1, col - 1, last_row - 1, col - 1], "categories": categories}
+            if spec.kind == "line":
+                series |= {"name": [spec.sheet, title_row - 1, col - 1], "smooth": False, "line": {"width": 2.25}}
+            chart.add_series(series)
+        if spec.kind == "bar":
+            chart.set_legend({"none": True})
+        chart.set_title({"name": spec.title})
+        chart.set_x_axis({"label_position": "low"})
+        chart.set_y_axis({"name": spec.y_title, "num_format": "#,##0"})
+        width = sum(
+            _pixels(self.widths[spec.sheet].get(col, DEFAULT_WIDTH)) for col in range(1, self.used[spec.sheet][1] + 1)
+        )
+        chart.set_size({"width": width, "height": (CHART_ROWS - 1) * ROW_PX})  # as wide as the sheet's columns
+        self.sheets[spec.sheet].insert_chart(spec.anchor, chart)
+
+    def print_setup(self, title: str) -> None:
+        """Widths and heights for print; A4 portrait one page wide, header row repeated, footer, charts whole."""
+        ws = self.sheets[title]
+        for col, width in sorted(self.widths[title].items()):
+            ws.set_column(col - 1, col - 1, width)
+        for row, height in sorted(row_heights(self.cells[title], self.widths[title]).items()):
+            ws.set_row(row - 1, height)
+        last_row, last_col = self.used[title]
+        charts = [xl_cell_to_rowcol(c.anchor)[0] for c in self.layout.charts if c.sheet == title]
+        last_row = max([last_row, *(row + CHART_ROWS - 1 for row in charts)])
+        ws.set_paper(9)  # A4
+        ws.set_portrait()
+        ws.fit_to_pages(1, 0)
+        ws.set_margins(left=0.5, right=0.5, top=0.5, bottom=0.6)
+        ws.set_footer(FOOTER[self.layout.lang])
+        ws.print_area(0, 0, last_row - 1, last_col - 1)
+        if any(c.row == HEADER_ROW and c.style == "header" for c in self.cells[title]):
+            ws.repeat_rows(HEADER_ROW - 1)
+        if charts:
+            ws.set_h_pagebreaks(sorted(charts))  # a chart starts a page (a break after the row above its anchor)
+
+
+def _style(f: FormulaCell) -> str:
+    return getattr(f, "style", "data")  # a formula cell may carry a style of its own (e.g. "answer")
+
+
+def column_widths(
+    cells: list[Cell], formulas: list[FormulaCell], layout_widths: Mapping[int, float], cached: Mapping[tuple, Value]
+) -> dict[int, float]:
+    """The layout's widths, capped where long text wraps or is cut, widened where a number would show ###."""
+    caps: dict[int, float] = {}
+    floors: dict[int, float] = {}
+    for c in cells:
+        if c.style in CAP_WIDTH and isinstance(c.value, str) and len(c.value) > CAP_WIDTH[c.style]:
+            caps[c.col] = min(caps.get(c.col, math.inf), CAP_WIDTH[c.style])
+        if isinstance(c.value, int | float) and not isinstance(c.value, bool):
+            floors[c.col] = max(floors.get(c.col, 0), _shown_width(c.value, c.number_format, c.style))
+    for f in formulas:
+        if f.number_format == "@":
+            continue
+        need = MONEY_WIDTH if "Rp" in f.number_format else NUMBER_WIDTH
+        value = cached.get(f.key)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            need = max(need, _shown_width(value, f.number_format, _style(f)))
+        floors[f.col] = max(floors.get(f.col, 0), need)
+    widths = dict(layout_widths)
+    for col in set(widths) | set(caps) | set(floors):
+        widths[col] = max(min(widths.get(col, DEFAULT_WIDTH), caps.get(col, math.inf)), floors.get(col, 0))
+    return widths
+
+
+def _shown_width(value: float, number_format: str | None, style: str) -> float:
+    """Width a number needs in its format: digits, separators, decimals, the Rp prefix, two of padding."""
+    fmt = number_format or "General"
+    decimals = len(re.sub(r"[^0#]", "", fmt.split(".")[1])) if "." in fmt else 0
+    if fmt == "General":
+        text = f"{value:.10g}"
+    else:
+        text = f"{value:,.{decimals}f}" if "," in fmt else f"{value:.{decimals}f}"
+    text = ("Rp " if "Rp" in fmt else "") + text
+    return (len(text) + 2) * STYLES[style].get("font_size", 11) / 11
+
+
+def row_heights(cells: list[Cell], widths: Mapping[int, float]) -> dict[int, float]:
+    """Heights of rows whose wrapped text needs more than one line.
+
+    Neither LibreOffice nor every preview fits rows to wrapped text on load, so the height is written: the text is
+    wrapped word by word at the column width, with prose letters at 1/1.2 of a digit's width (Calibri and its
+    stand-ins) and a little generously, so that no line is cut off.
+    """
+    heights: dict[int, float] = {}
+    for c in cells:
+        props = STYLES[c.style]
+        if not props.get("text_wrap") or not isinstance(c.value, str):
+            continue
+        size = props.get("font_size", 11) * (1.1 if props.get("bold") else 1)
+        per_line = max(1, int((widths.get(c.col, DEFAULT_WIDTH) - 1) * 11 / size * PROSE_CHARS_PER_DIGIT))
+        lines = _wrapped_lines(c.value, per_line)
+        if lines > 1:
+            heights[c.row] = max(heights.get(c.row, 15), math.ceil(lines * size * LINE_SPACING + 3))
+    return heights
+
+
+def _wrapped_lines(text: str, per_line: int) -> int:
+    """Lines `text` takes when wrapped at `per_line` characters (a longer word breaks inside)."""
+    lines = 0
+    for paragraph in text.split("\n"):
+        lines += 1
+        used = 0
+        for word in paragraph.split():
+            if used and used + 1 + len(word) > per_line:
+                lines += 1
+                used = 0
+            used += (1 if used else 0) + len(word)
+            while used > per_line:
+                lines += 1
+                used -= per_line
+    return lines
+
+
+def _pixels(width: float) -> int:
+    """A column's width in pixels, as Excel and XlsxWriter convert it (Calibri 11: a digit is 7 px)."""
+    return int(width * 7 + 0.5) + 5
+
+
+def _cached(value: Value) -> object:
+    """A cached formula result as XlsxWriter writes it: a number, boolean, text or error code."""
+    if value is None:
+        return ""
+    if isinstance(value, XlError):
+        if str(value) not in ERROR_CODES:
+            raise ValueError(f"cannot cache the error value {value}")
+        return str(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return "#NUM!"
+    if isinstance(value, str) and value in ERROR_CODES:
+        raise ValueError(f"the text {value!r} would be cached as an error value")
+    return value
+
+
+def to_bytes(data: bytes) -> bytes:
+    """Rewrite the zip with fixed timestamps and attributes so identical inputs give identical bytes."""
     out = io.BytesIO()
     stamp = FIXED_STAMP.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
-    with zipfile.ZipFile(io.BytesIO(buf.getvalue())) as zin, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout:
+    with zipfile.ZipFile(io.BytesIO(data)) as zin, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout:
         for info in zin.infolist():
-            data = zin.read(info.filename)
+            part = zin.read(info.filename)
             if info.filename == "docProps/core.xml":
-                data = re.sub(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*", rb"\g<1>" + stamp, data)
+                part = re.sub(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*", rb"\g<1>" + stamp, part)
             entry = zipfile.ZipInfo(info.filename, date_time=ZIP_TIME)
             entry.compress_type = zipfile.ZIP_DEFLATED
             entry.external_attr = 0o644 << 16
-            zout.writestr(entry, data)
+            zout.writestr(entry, part)
     return out.getvalue()
 
 
