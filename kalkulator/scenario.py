@@ -9,9 +9,10 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Mapping
 
-from kalkulator.catalog import Catalog
+from kalkulator.catalog import SCHEMAS, Catalog
 from kalkulator.expr import Value, XlError
 from kalkulator.graph import Graph
+from kalkulator.quantities.domains import domain_of
 
 
 class ScenarioError(ValueError):
@@ -34,10 +35,17 @@ def parse_value(graph: Graph, name: str, raw: str, where: str) -> Value:
         hint = f"; closest: {', '.join(suggestion)}" if suggestion else ""
         raise ScenarioError(f"{where}: unknown name {name!r}{hint}")
     q = graph[name]
+    if not (q.is_input or q.overridable):
+        raise ScenarioError(
+            f"{where}: {name} is computed and cannot be set; `kalkulator list names` shows the settable names"
+        )
     text = raw.strip()
     if q.is_text:
-        if q.options and text not in q.options:
-            raise ScenarioError(f"{where}: {name} must be one of {', '.join(q.options)}, not {text!r}")
+        words = q.options or _catalog_words(q)
+        if words and text not in words:
+            suggestion = closest(text, words)
+            hint = f" (closest: {', '.join(suggestion)})" if suggestion else ""
+            raise ScenarioError(f"{where}: {name} must be one of {', '.join(words)}, not {text!r}{hint}")
         return text
     if text.upper() in ("TRUE", "FALSE") and q.unit.label == "TRUE/FALSE":
         return text.upper() == "TRUE"
@@ -45,13 +53,31 @@ def parse_value(graph: Graph, name: str, raw: str, where: str) -> Value:
         number = float(text.replace("_", ""))
     except ValueError:
         raise ScenarioError(f"{where}: {name} needs a number ({q.unit.label}), got {raw!r}") from None
-    if number != number or number in (float("inf"), float("-inf")):
-        raise ScenarioError(f"{where}: {name} must be a finite number, got {raw!r}")
-    if number < 0:
-        raise ScenarioError(f"{where}: {name} must not be negative, got {raw!r}")
-    if name.endswith("_frac") and number > 1:
-        raise ScenarioError(f"{where}: {name} is a share from 0 to 1 (0.7 means 70 %), got {raw!r}")
+    problem = domain_of(q).problem(number)
+    if problem:
+        hint = " (a share: 0.7 means 70 %)" if name.endswith("_frac") else ""
+        raise ScenarioError(f"{where}: {name} {problem}{hint}, got {raw!r}")
     return number
+
+
+def _catalog_words(q) -> tuple[str, ...]:
+    """The allowed words of a text value read from a catalog column with fixed choices (e.g. gpu_backend)."""
+    if q.catalog_column is None:
+        return ()
+    table, column = q.catalog_column
+    schema = next(s for s in SCHEMAS if s.key == table)
+    return schema.field(column).choices
+
+
+def check_inputs(values: Mapping[str, Value], where: str) -> None:
+    """Raise when the evaluated scenario breaks a domain or cross-field rule (the workbook turns its status red)."""
+    message = values.get("input_check_text", "OK")
+    if message != "OK":
+        raise ScenarioError(f"{where}{message}")
+
+
+# A choice outside its catalog also needs the rows other tables keep for it: an engine's speed parameters.
+ALSO_NEEDS = {"engine": ("speed",)}
 
 
 def resolve(
@@ -76,12 +102,13 @@ def resolve(
         if row is not None:
             out[key] = row["name"]
             continue
+        tables = (table_key, *ALSO_NEEDS.get(key, ()))
         looked_up = {
             q.name: q.catalog_column
             for q in graph.quantities.values()
-            if q.catalog_column and q.catalog_column[0] == table_key
+            if q.catalog_column and q.catalog_column[0] in tables
         }
-        required = [n for n, (_, col) in looked_up.items() if table.schema.field(col).required]
+        required = [n for n, (t, col) in looked_up.items() if catalog[t].schema.field(col).required]
         missing = [n for n in required if n not in out]
         if missing:
             suggestion = closest(chosen, table.names)

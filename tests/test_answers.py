@@ -105,15 +105,36 @@ def test_staff_counts_the_same_in_cloud_tco_cumulative_and_cost_per_token(calc):
 
 
 @pytest.mark.parametrize(
-    ("name", "value", "words"),
+    ("settings", "names"),
     [
-        ("duty_cycle_frac", 70, "(duty_cycle_frac) must be 0–1"),  # meant 0.70
-        ("residual_pct", 150, "(residual_pct) must be 0–100"),
-        ("prefix_cache_hit_frac", -0.1, "(prefix_cache_hit_frac) must be 0–1"),
+        ({"duty_cycle_frac": 70}, " duty_cycle_frac"),  # meant 0.70
+        ({"residual_pct": 150}, " residual_pct"),
+        ({"prefix_cache_hit_frac": -0.1}, " prefix_cache_hit_frac"),
+        ({"n_gpus": 2.5, "pue": 0.5, "lifetime_years": 0}, " n_gpus pue lifetime_years"),  # every offender, in order
     ],
 )
-def test_a_share_out_of_range_names_its_input_and_voids_the_money(calc, name, value, words):
-    out = calc(**{name: value})
-    assert out["status_text"].startswith("Out of range:") and words in out["status_text"]
+def test_inputs_out_of_range_are_named_and_void_the_money(calc, settings, names):
+    out = calc(**settings)
+    assert out["out_of_range_text"] == names
+    assert out["status_text"] == "Out of range (see the Name column):" + names
+    assert out["input_check_text"] == out["status_text"]
     assert out["answer_cost_idr_per_1m_tokens"] == "input out of range"
     assert out["answer_breakeven_months"] == "input out of range"
+
+
+def test_context_rules_across_fields(calc):
+    # Llama-3.1-8B reads at most 131,072 tokens; a 1,000-token prompt and 500-token answer need 1,500.
+    assert calc(context_tokens=1_000_000)["status_text"].startswith("The context (context_tokens) exceeds the model")
+    assert calc(context_tokens=1_499)["status_text"].startswith("The context (context_tokens) is shorter than")
+    assert calc(context_tokens=1_500)["status_text"] == "OK"
+
+
+def test_every_default_is_inside_its_domain():
+    from kalkulator.quantities import QUANTITIES
+    from kalkulator.quantities.domains import DOMAINS, domain_of, settable_numbers
+
+    names = {q.name for q in QUANTITIES}
+    assert set(DOMAINS) <= names, set(DOMAINS) - names  # no stale entries
+    for q in settable_numbers(QUANTITIES):
+        if q.default is not None:
+            assert domain_of(q).problem(q.default) is None, q.name

@@ -118,7 +118,7 @@ def test_unknown_set_name_suggests(run):
     ("item", "message"),
     [
         ("context_tokens=lots", "--set context_tokens: context_tokens needs a number"),
-        ("n_gpus=-1", "must not be negative"),
+        ("n_gpus=-1", "n_gpus must be a whole number from 1 to 1,024, got"),
         ("split_mode=diagonal", "split_mode must be one of layer, tensor"),
         ("context_tokens", "expected NAME=VALUE"),
     ],
@@ -164,3 +164,29 @@ def test_list_commands(run):
     assert "H200 SXM 141GB" in gpus and len(gpus) >= 60
     names = run("list", "names").stdout
     assert "decode_tok_s" in names and "formula, settable" in names
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--engine", "vlm"], "engine: 'vlm' is not in the engine catalog. Closest: vllm"),
+        (["--engine", "vlm", "--set", "engine_max_batch_users=4"], "decode_efficiency_frac"),  # speeds too
+        (["--set", "gpu_backend=quantum"], "gpu_backend must be one of cuda, rocm, metal, vulkan, sycl, cpu"),
+        (["--set", "gpu_row=50"], "gpu_row is computed and cannot be set"),
+        (["--set", "n_gpus=2.5"], "n_gpus must be a whole number from 1 to 1,024"),
+        (["--set", "model_params_b=1e308"], "model_params_b must be from 0 (exclusive) to 100,000"),
+        (["--set", "cpu_offload_frac=2"], "cpu_offload_frac must be from 0 to 1 (a share: 0.7 means 70 %)"),
+        (["--set", "residual_pct=150"], "residual_pct must be from 0 to 100"),
+        (["--set", "lifetime_years=0"], "lifetime_years must be from 0 (exclusive) to 50"),
+        (["--set", "pue=0.5"], "pue must be from 1 to 5"),
+        (["--set", "idle_power_frac=5"], "idle_power_frac must be from 0 to 1"),
+        (["--set", "concurrent_users=0"], "concurrent_users must be from 1 to"),
+        (["--set", "context_tokens=1000000"], "exceeds the model's maximum context (model_max_context_tokens)"),
+        (["--set", "prompt_tokens=100000", "--set", "context_tokens=100"], "is shorter than the prompt + output"),
+    ],
+)
+def test_inputs_that_cannot_lie(run, args, message):
+    result = run("hitung", *args)
+    assert result.exit_code == 2, result.stdout
+    assert result.stderr.startswith("error: ") and message in result.stderr
+    assert result.stdout == ""

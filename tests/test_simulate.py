@@ -215,7 +215,7 @@ def test_does_not_fit_is_a_note_not_an_error():
         (["--set", "no_such_name=1"], "unknown name"),
         (["--set", "context_tokens=many"], "needs a number"),
         (["--set", "context_tokens"], "expected NAME=VALUE"),
-        (["--set", "decode_tok_s=0"], "cannot simulate"),
+        (["--set", "decode_tok_s=0"], "decode_tok_s must be from 0 (exclusive)"),
     ],
 )
 def test_errors_exit_2_with_a_message(args, fragment):

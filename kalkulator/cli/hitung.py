@@ -16,7 +16,7 @@ from kalkulator.expr import Value
 from kalkulator.graph import Graph
 from kalkulator.importers import ModelFileError
 from kalkulator.quantities import QUANTITIES
-from kalkulator.scenario import ScenarioError, outputs, parse_value, resolve
+from kalkulator.scenario import ScenarioError, check_inputs, outputs, parse_value, resolve
 from kalkulator.workbook.layout import load_plan
 
 
@@ -143,6 +143,7 @@ def hitung(
             for note in notes:
                 click.echo(f"note: {note}", err=True)
             values = outputs(graph.evaluate(settings, columns), graph)
+            check_inputs(values, "")
             click.echo(json.dumps(values, ensure_ascii=False, indent=2) if as_json else _table(graph, values, full))
             return
         rows = list(_read_scenarios(graph, catalog, scenarios, base))

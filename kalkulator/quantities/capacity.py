@@ -301,9 +301,11 @@ SLA = (
         "sla_max_requests_per_s",
         "Kapasitas per replika dalam target",
         "Capacity per replica within the targets",
-        "The smaller of the two loads: the most requests per second one replica serves within both targets.",
+        "The smaller of the two loads: the most requests per second one replica serves within both targets. "
+        "Type a figure you measured at your targets to size the fleet with it.",
         QUEUE,
         expr=MIN(R("sla_ttft_requests_per_s"), R("sla_tpot_requests_per_s")),
+        overridable=True,
     ),
     Quantity(
         "sla_max_concurrent_users",

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kalkulator.expr import IF, NE, NOT, OR, Msg, Node, R
+from kalkulator.expr import AND, IF, JOIN, NE, NOT, OR, ROUND, Msg, Node, R
 from kalkulator.quantities.base import Quantity
+from kalkulator.quantities.domains import domain_of, settable_numbers
 
 OK = Msg("OK", "OK")
 
@@ -117,31 +118,57 @@ CHECKS = (
 )
 
 
-SHARE_HIGH = {"_frac": 1, "_pct": 100}  # shares are 0–1 (shown as %), rates in percent are 0–100
+def range_text(quantities: Iterable[Quantity]) -> Quantity:
+    """The names of typed numbers outside their declared domain, space-separated ("" when none).
+
+    Concatenated rather than nested, so every offender is named without Excel's limit on nested IFs.
+    """
+    terms = []
+    for q in settable_numbers(quantities):
+        if not q.is_input:
+            continue  # a replaced formula is checked where it is typed (CLI, data validation), not its result
+        d = domain_of(q)
+        x = R(q.name)
+        bad = [x <= d.low if d.above else x < d.low, x > d.high]
+        if d.integer:
+            bad.append(NE(x, ROUND(x, 0)))
+        terms.append(IF(OR(*bad), f" {q.name}", ""))
+    return Quantity(
+        "out_of_range_text",
+        "Isian di luar rentang",
+        "Inputs out of range",
+        "Names of typed numbers outside their allowed range (blank when none).",
+        "kalkulator domain table",
+        expr=JOIN(*terms),
+    )
 
 
-def share_check(quantities: Iterable[Quantity]) -> Check:
-    """One check over every share a user can type: 0–1 for `_frac`, 0–100 for `_pct`; it names the first offender."""
-    shares = [
-        (q, high)
-        for q in quantities
-        if (q.is_input or q.overridable) and "_error_" not in q.name  # relative errors are signed
-        for suffix, high in SHARE_HIGH.items()
-        if q.name.endswith(suffix)
-    ]
-    sentence: Node = OK
-    for q, high in reversed(shares):
-        hint_id, hint_en = ("; ketik 0,7 atau 70% untuk 70 %", "; type 0.7 or 70% for 70 %") if high == 1 else ("", "")
-        sentence = IF(
-            OR(R(q.name) < 0, R(q.name) > high),
-            Msg(
-                f"Di luar rentang: {q.label_id} ({q.name}) harus 0–{high}{hint_id}.",
-                f"Out of range: {q.label_en} ({q.name}) must be 0–{high}{hint_en}.",
-            ),
-            sentence,
-        )
-    cond = OR(*(OR(R(q.name) < 0, R(q.name) > high) for q, high in shares))
-    return Check("run", cond, sentence, Msg("input di luar rentang", "input out of range"))
+RANGE_CHECK = Check(
+    "run",
+    NE(R("out_of_range_text"), ""),
+    JOIN(Msg("Di luar rentang (lihat kolom Nama):", "Out of range (see the Name column):"), R("out_of_range_text")),
+    Msg("input di luar rentang", "input out of range"),
+)
+CROSS_CHECKS = (
+    Check(
+        "run",
+        AND(R("context_tokens") > 0, R("context_tokens") < R("prompt_tokens") + R("output_tokens")),
+        Msg(
+            "Konteks (context_tokens) lebih pendek dari token prompt + output (0 = tanpa KV cache).",
+            "The context (context_tokens) is shorter than the prompt + output tokens (0 = no KV cache).",
+        ),
+        Msg("konteks < prompt + output", "context < prompt + output"),
+    ),
+    Check(
+        "run",
+        AND(R("model_max_context_tokens") > 0, R("context_tokens") > R("model_max_context_tokens")),
+        Msg(
+            "Konteks (context_tokens) melebihi konteks maksimum model (model_max_context_tokens).",
+            "The context (context_tokens) exceeds the model's maximum context (model_max_context_tokens).",
+        ),
+        Msg("konteks > maksimum model", "context > model maximum"),
+    ),
+)
 
 
 def chain(checks: tuple[Check, ...], short: bool) -> Node:
@@ -154,12 +181,21 @@ def chain(checks: tuple[Check, ...], short: bool) -> Node:
 
 def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
     """The status and check quantities; the range check covers every share among `others`."""
-    checks = (share_check(others), *CHECKS)
+    checks = (RANGE_CHECK, *CROSS_CHECKS, *CHECKS)
 
     def of(*voids: str) -> tuple[Check, ...]:
         return tuple(c for c in checks if c.voids in voids)
 
     return (
+        range_text(others),
+        Quantity(
+            "input_check_text",
+            "Pemeriksaan: isian",
+            "Check: inputs",
+            "OK, or the first input outside its range or inconsistent with another (the CLI stops with it).",
+            "Consistency checks",
+            expr=chain((RANGE_CHECK, *CROSS_CHECKS), short=False),
+        ),
         Quantity(
             "status_text",
             "Status skenario",
