@@ -14,7 +14,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import least_squares
 
 from kalkulator.catalog import Catalog
 from kalkulator.paths import CALIBRATION_DIR
@@ -160,6 +159,8 @@ def predict_prefill(p: PrefillParams, x: pd.DataFrame) -> np.ndarray:
 
 def fit_decode(x: pd.DataFrame) -> DecodeParams:
     """Least squares on log(tok/s), so every measurement weighs by its relative error."""
+    from scipy.optimize import least_squares  # imported here: only fitting needs SciPy
+
     hbm = bool((x["memory_type"] == "hbm").any())
     other = bool((x["memory_type"] != "hbm").any())
 
@@ -177,6 +178,8 @@ def fit_decode(x: pd.DataFrame) -> DecodeParams:
 
 
 def fit_prefill(x: pd.DataFrame) -> PrefillParams:
+    from scipy.optimize import least_squares  # imported here: only fitting needs SciPy
+
     x = x[x["fp16_tflops"].notna()]
     is_float = x["quant"].str.upper().isin(FLOAT_QUANTS)
     both = bool(is_float.any()) and bool((~is_float).any())

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from scipy.optimize import least_squares
 
 from kalkulator.calibration import error_stats
 from kalkulator.catalog import Catalog
@@ -86,6 +85,8 @@ class Predictor:
 
 def fit(runs: list[Run], predict: Predictor) -> dict[str, float]:
     """Least squares on log(predicted ÷ measured) over the runs."""
+    from scipy.optimize import least_squares  # imported here: only fitting needs SciPy
+
     measured = np.array([r.measured_tok_s for r in runs])
 
     def residuals(theta: np.ndarray) -> np.ndarray:
