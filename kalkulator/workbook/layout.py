@@ -12,14 +12,23 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from openpyxl.utils import get_column_letter
-
 from kalkulator.catalog import Catalog
 from kalkulator.expr import Node, R, Value, to_excel
 from kalkulator.graph import Graph, override_key
 from kalkulator.paths import TEMPLATES_DIR
+from kalkulator.quantities.domains import Domain, domain_of
 
 TEMPLATES = TEMPLATES_DIR
+
+
+def get_column_letter(col: int) -> str:
+    """1 → A, 27 → AA (openpyxl's helper, written out so `hitung` need not import openpyxl)."""
+    letters = ""
+    while col:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
 
 HEADERS = {
     "id": ("Besaran", "Nilai", "Isi manual", "Satuan", "Nama", "Keterangan dan sumber"),
@@ -104,7 +113,8 @@ class Layout:
     names: dict[str, str] = field(default_factory=dict)  # defined name -> 'Sheet'!$B$7
     inputs: dict[str, tuple[str, str]] = field(default_factory=dict)  # name or override key -> (sheet, coord)
     list_validations: list[tuple[str, str, str]] = field(default_factory=list)  # (sheet, coord, list formula)
-    number_validations: list[tuple[str, str]] = field(default_factory=list)  # (sheet, coord) must be >= 0
+    number_validations: list[tuple[str, str]] = field(default_factory=list)  # (sheet, coord) of a typed number
+    domains: dict[tuple[str, str], Domain] = field(default_factory=dict)  # (sheet, coord) → allowed numbers
     row_blocks: list[RowBlock] = field(default_factory=list)
     widths: dict[str, dict[int, float]] = field(default_factory=dict)
     charts: list[Chart] = field(default_factory=list)
@@ -305,6 +315,7 @@ def _place_quantity(
             lay.list_validations.append((title, coord, '"' + ",".join(q.options) + '"'))
         else:
             lay.number_validations.append((title, coord))
+            lay.domains[(title, coord)] = domain_of(q)
         return
     node = graph.cell_expr(name)
     lay.formulas.append(
@@ -319,6 +330,7 @@ def _place_quantity(
                 lay.list_validations.append((title, ocoord, table_name(*q.choices)))
         else:
             lay.number_validations.append((title, ocoord))
+            lay.domains[(title, ocoord)] = domain_of(q)
 
 
 def _place_reference(
@@ -399,6 +411,7 @@ def _place_rows(
             lay.cells.append(Cell(title, r, 1, bound[key_name], "input", fmt))
             lay.inputs[f"{key_name}@{index}:{i}"] = (title, f"A{r}")
             lay.number_validations.append((title, f"A{r}"))
+            lay.domains[(title, f"A{r}")] = domain_of(graph[key_name])
             local[key_name] = ref(title, r, 1).replace(f"${r}", str(r))
         else:
             cat_title, cat_first, _ = catalog_pos[block["rows_from"]]
