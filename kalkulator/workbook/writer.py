@@ -32,7 +32,7 @@ STYLES: dict[str, dict] = {
     "intro": {"italic": True, "font_color": "#555555"},
     "section": {"bold": True, "bg_color": "#EDEDED"},
     "header": {"bold": True, "bg_color": "#DDEBF7", "text_wrap": True, "valign": "top"},
-    "label": TOP,
+    "label": {"text_wrap": True, **TOP},  # a label longer than its column wraps instead of being cut
     "input": {"bg_color": "#FFF2CC", "locked": False, **TOP},
     "unit": {"font_color": "#555555", **TOP},
     "name": {"font_color": "#808080", "font_size": 9, **TOP},
