@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from hypothesis import strategies as st
 
 from kalkulator.build import build
 from kalkulator.catalog import load_catalog
 from kalkulator.graph import Graph
 from kalkulator.paths import CATALOG_DIR
 from kalkulator.quantities import QUANTITIES
+from kalkulator.quantities.domains import domain_of, settable_numbers
 from kalkulator.scenario import compute
 
 # In CI the property tests replay the same examples every run: a failure there is reproducible, never flaky.
@@ -56,3 +58,25 @@ def catalog_copy(tmp_path) -> Path:
     target = tmp_path / "assumptions"
     shutil.copytree(CATALOG_DIR, target)
     return target
+
+
+# ---- hypothesis strategies over the declared input domain (kalkulator/quantities/domains.py) ----
+
+TYPED = [q for q in settable_numbers(QUANTITIES) if q.is_input]
+
+
+def _number(q) -> st.SearchStrategy:
+    d = domain_of(q)
+    low = d.low + (1 if d.integer else max(abs(d.low) * 1e-9, 1e-9)) if d.above else d.low
+    if d.integer:
+        inner = st.integers(int(low), int(d.high))
+    else:
+        inner = st.floats(low, d.high, allow_nan=False, allow_infinity=False)
+    return st.one_of(st.just(low), st.just(d.high), inner)  # the edges are drawn often
+
+
+def domain_scenarios(catalog) -> st.SearchStrategy:
+    choices = {q.name: st.sampled_from(catalog[q.choices[0]].names) for q in QUANTITIES if q.choices and q.is_input}
+    options = {q.name: st.sampled_from(q.options) for q in QUANTITIES if q.options and q.is_input}
+    numbers = {q.name: _number(q) for q in TYPED}
+    return st.fixed_dictionaries({}, optional={**choices, **options, **numbers})

@@ -6,6 +6,7 @@ import math
 
 import pytest
 from click.testing import CliRunner
+from conftest import domain_scenarios
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -94,7 +95,7 @@ def test_edge_status_says_what_is_wrong(calc):
     assert calc()["status_text"] == "OK"
 
 
-# ---- property: random valid scenarios, engine vs `formulas` on every formula cell ---------------------------
+# ---- property: random scenarios over the declared domain (edges often), engine vs `formulas` on every cell
 
 
 @pytest.fixture(scope="module")
@@ -102,36 +103,7 @@ def evaluator(workbook_path):
     return Evaluator(workbook_path)
 
 
-def _scenarios(catalog):
-    pick = {
-        name: st.sampled_from(catalog[key].names)
-        for name, key in [
-            ("gpu_name", "gpu"),
-            ("model_name", "model"),
-            ("quant_name", "quant"),
-            ("kv_cache_type", "kv_cache"),
-            ("engine", "engine"),
-            ("tariff_name", "tariff"),
-            ("api_name", "api"),
-        ]
-    }
-    numbers = {
-        "n_gpus": st.integers(1, 8),
-        "split_mode": st.sampled_from(["layer", "tensor"]),
-        "context_tokens": st.integers(0, 262_144),
-        "prompt_tokens": st.integers(0, 32_768),
-        "output_tokens": st.integers(0, 4096),
-        "concurrent_users": st.integers(1, 256),
-        "duty_cycle_frac": st.floats(0, 1),
-        "pue": st.floats(1, 2.5),
-        "usd_idr": st.floats(10_000, 20_000),
-        "horizon_years": st.integers(1, 10),
-        "tokens_per_month": st.floats(0, 1e10),
-        "ppn_mode": st.sampled_from(["on", "off"]),
-    }
-    return st.fixed_dictionaries({}, optional={**pick, **numbers})
-
-
+@pytest.mark.slow
 @settings(
     max_examples=6,
     deadline=None,
@@ -139,7 +111,7 @@ def _scenarios(catalog):
 )
 @given(data=st.data())
 def test_random_scenarios_engine_equals_formulas(data, built_id, catalog, evaluator):
-    scenario = data.draw(_scenarios(catalog))
+    scenario = data.draw(domain_scenarios(catalog))
     inputs = InputSet("random", scenario)
     cells = {evaluator.key(s, c): v for (s, c), v in input_cells(built_id.layout, inputs).items()}
     solution = evaluator.calculate(cells)
