@@ -350,3 +350,23 @@ def test_money_columns_fit_rp_999_billion(built_id, book):
     for f in built_id.layout.formulas:
         if "Rp" in f.number_format:
             assert _width(book[f.sheet], f.col) >= len("Rp 999,999,999,999") + 1, (f.sheet, f.coord)
+
+
+def test_typed_numbers_are_validated_against_their_domain(built_id, book):
+    """Each typed number keeps to its domain (whole numbers, bounds, an open lower bound by formula)."""
+    rules = {
+        (ws.title, cells): dv
+        for ws in book.worksheets
+        for dv in ws.data_validations.dataValidation
+        for cells in str(dv.sqref).split()
+    }
+    assert built_id.layout.domains
+    for (sheet, coord), domain in built_id.layout.domains.items():
+        dv = rules[(sheet, coord)]
+        if domain.above:
+            assert dv.type == "custom" and f"{coord}>" in dv.formula1, (sheet, coord)
+        else:
+            assert dv.type == ("whole" if domain.integer else "decimal"), (sheet, coord)
+            assert (float(dv.formula1), float(dv.formula2)) == (domain.low, domain.high), (sheet, coord)
+    n_gpus = book.defined_names["n_gpus"].attr_text.split("!")
+    assert rules[(n_gpus[0].strip("'"), n_gpus[1].replace("$", ""))].type == "whole"

@@ -21,6 +21,7 @@ import xlsxwriter
 from xlsxwriter.utility import xl_cell_to_rowcol
 
 from kalkulator.expr import Value, XlError
+from kalkulator.quantities.domains import Domain
 from kalkulator.workbook.layout import CHART_ROWS, Cell, Chart, FormulaCell, Layout
 
 FIXED_STAMP = dt.datetime(2025, 1, 1)
@@ -143,21 +144,36 @@ class _Writer:
             ws.write_string(row, col, str(c.value), fmt)  # catalog text beginning with = + - @ stays text
 
     def validations(self) -> None:
-        groups: dict[tuple[str, str | None], list[str]] = {}  # (sheet, list formula or None for numbers) → cells
+        """Dropdowns over catalog names, and each typed number kept inside its domain."""
+        groups: dict[tuple[str, str | Domain], list[str]] = {}  # (sheet, list formula or domain) → cells
         for sheet, coord, formula in self.layout.list_validations:
             groups.setdefault((sheet, formula), []).append(coord)
         for sheet, coord in self.layout.number_validations:
-            groups.setdefault((sheet, None), []).append(coord)
-        for (sheet, formula), coords in groups.items():
-            if formula is None:
-                options = {"validate": "decimal", "criteria": ">=", "value": 0}
-                options["error_message"] = "Masukkan angka >= 0 / enter a number >= 0"
+            groups.setdefault((sheet, self.layout.domains.get((sheet, coord), Domain())), []).append(coord)
+        for (sheet, rule), coords in groups.items():
+            if isinstance(rule, str):
+                options = {
+                    "validate": "list",
+                    "source": rule,
+                    "error_message": "Pilih dari daftar / choose from the list",
+                }
+                self.validate(sheet, coords, options)
+            elif rule.above:  # an open lower bound takes a formula, written for each cell
+                for coord in coords:
+                    test = f"{coord}>{_xl_number(rule.low)}"
+                    if rule.integer:
+                        test += f",INT({coord})={coord}"
+                    formula = f"=AND(ISNUMBER({coord}),{test},{coord}<={_xl_number(rule.high)})"
+                    self.validate(sheet, [coord], {"validate": "custom", "value": formula} | _domain_message(rule))
             else:
-                options = {"validate": "list", "source": formula}
-                options["error_message"] = "Pilih dari daftar / choose from the list"
-            options |= {"error_title": "kalkulator", "show_input": False, "multi_range": " ".join(coords)}
-            row, col = xl_cell_to_rowcol(coords[0])
-            self.sheets[sheet].data_validation(row, col, row, col, options)
+                options = {"validate": "integer" if rule.integer else "decimal", "criteria": "between"}
+                options |= {"minimum": _xl_number(rule.low), "maximum": _xl_number(rule.high)}
+                self.validate(sheet, coords, options | _domain_message(rule))
+
+    def validate(self, sheet: str, coords: list[str], options: dict) -> None:
+        options = options | {"error_title": "kalkulator", "show_input": False, "multi_range": " ".join(coords)}
+        row, col = xl_cell_to_rowcol(coords[0])
+        self.sheets[sheet].data_validation(row, col, row, col, options)
 
     def conditionals(self) -> None:
         levels = {level: self.wb.add_format(props) for level, props in LEVELS.items()}
@@ -285,6 +301,22 @@ def _wrapped_lines(text: str, per_line: int) -> int:
                 lines += 1
                 used -= per_line
     return lines
+
+
+def _xl_number(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e16 else repr(float(x))
+
+
+def _domain_message(domain: Domain) -> dict[str, str]:
+    low, high = (
+        f"{x:,.0f}" if float(x).is_integer() and abs(x) < 1e12 else f"{x:g}" for x in (domain.low, domain.high)
+    )
+    whole_id, whole_en = (" bulat", " whole") if domain.integer else ("", "")
+    open_id, open_en = (" (tidak termasuk)", " (exclusive)") if domain.above else ("", "")
+    return {
+        "error_message": f"Masukkan angka{whole_id} dari {low}{open_id} sampai {high} / "
+        f"enter a{whole_en} number from {low}{open_en} to {high}"
+    }
 
 
 def _pixels(width: float) -> int:
