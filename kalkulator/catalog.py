@@ -6,27 +6,32 @@ raised before anything is written, so a bad row never yields a half-built workbo
 
 from __future__ import annotations
 
+import codecs
+import csv
 import datetime as dt
+import io
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pandas as pd
-
 from kalkulator.paths import CATALOG_DIR
 
 # Characters that make a name unsafe as a MATCH key (wildcards) or as CSV/spreadsheet text.
 _NAME_FORBIDDEN = set('*?~,"')
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # text a spreadsheet may read as a formula
 
 
 class CatalogError(ValueError):
-    """One or more catalog rows are invalid; each message names file:row:column."""
+    """One or more catalog rows are invalid; each message names file:line:column."""
 
     def __init__(self, messages: list[str]):
         self.messages = messages
         super().__init__("\n".join(messages))
+
+
+class CsvFileError(ValueError):
+    """A CSV file cannot be read as a table; the message names the file and, where there is one, the line."""
 
 
 @dataclass(frozen=True)
@@ -363,6 +368,7 @@ SCHEMAS: tuple[Schema, ...] = (GPU, MODEL, QUANT, KV_CACHE, ENGINE, SPEED, TARIF
 class Table:
     schema: Schema
     rows: tuple[dict, ...]
+    lines: tuple[int, ...] = ()  # the file line each row starts on, for error messages
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -430,7 +436,7 @@ def check_name(name: str) -> str | None:
     """Why a catalog name is unusable as a dropdown item and MATCH key, or None."""
     if len(name) > 40:
         return "longer than 40 characters"
-    if name.startswith(_FORMULA_START):
+    if name.startswith(FORMULA_START):
         return "must not start with = + - @ or a control character"
     bad = sorted(set(name) & _NAME_FORBIDDEN)
     if bad:
@@ -438,20 +444,135 @@ def check_name(name: str) -> str | None:
     return None
 
 
+# Byte-order marks Excel writes: "CSV UTF-8" starts with the UTF-8 mark, "Unicode Text" is UTF-16 LE.
+_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+_SAVE_AS_UTF8 = "save it as CSV UTF-8 (Excel: File > Save As > CSV UTF-8)"
+
+
+def _decode(data: bytes, label: str) -> str:
+    """The text of a CSV file: UTF-8 (with or without a byte-order mark) or UTF-16 with one.
+
+    Bytes that are not UTF-8 are kept as lone surrogates (surrogateescape) so the caller can name the line and
+    column holding them. Legacy code pages (cp1252, Latin-1, …) are not guessed: almost any bytes decode in each
+    of them, so a wrong guess would silently change names instead of failing.
+    """
+    bom, encoding = next(((b, e) for b, e in _BOMS if data.startswith(b)), (b"", "utf-8"))
+    body = data[len(bom) :]
+    if encoding == "utf-8":
+        text = body.decode("utf-8", errors="surrogateescape")
+    else:
+        try:
+            text = body.decode(encoding)
+        except UnicodeDecodeError as exc:
+            line = body[: exc.start].decode(encoding, errors="ignore").count("\n") + 1
+            raise CsvFileError(
+                f"{label}:{line}: not valid UTF-16 text (byte {exc.start + len(bom)}); {_SAVE_AS_UTF8}"
+            ) from None
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise CsvFileError(
+            f"{label}:{line}: holds NUL bytes, so it is not a CSV text file (UTF-16 without a byte-order mark?); "
+            + _SAVE_AS_UTF8
+        )
+    return text
+
+
+def _undecodable(value: str) -> str | None:
+    """The first byte that was not UTF-8 in a surrogate-escaped value, as 0xNN, or None."""
+    bad = next((c for c in value if "\udc80" <= c <= "\udcff"), None)
+    return None if bad is None else f"0x{ord(bad) - 0xDC00:02X}"
+
+
+def read_records(path: Path, label: str | None = None) -> tuple[int, list[str], list[tuple[int, list[str]]]]:
+    """Read a CSV file: (header line, header names, [(file line, fields)]) with one field per header name.
+
+    Line numbers are lines of the file (a quoted field may span several; a record is numbered by its first line).
+    Blank lines and rows of empty cells are skipped. The delimiter is a comma, or a tab or semicolon when the
+    header has no comma (Excel's "Unicode Text" and some locales' "CSV"). Raises CsvFileError naming file:line
+    for a missing, unreadable or undecodable file, a duplicate or unnamed column, a short row, or a long row.
+    An empty file gives (0, [], []).
+    """
+    label = label or str(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise CsvFileError(f"{label}: file not found") from None
+    except IsADirectoryError:
+        raise CsvFileError(f"{label}: is a folder, not a CSV file") from None
+    except OSError as exc:
+        raise CsvFileError(f"{label}: cannot read ({exc.strerror or exc})") from None
+    text = _decode(data, label)
+    first = next((line for line in text.splitlines() if line.strip(" ,;\t")), "")
+    delimiter = next((d for d in (",", "\t", ";") if d in first), ",")
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    header: list[str] = []
+    header_line = 0
+    records: list[tuple[int, list[str]]] = []
+    previous = 0
+    while True:
+        start = previous + 1
+        try:
+            fields = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise CsvFileError(f"{label}:{start}: not a well-formed CSV record ({exc}; a quote left open?)") from None
+        previous = reader.line_num
+        if not any(f.strip() for f in fields):
+            continue
+        for i, value in enumerate(fields):
+            byte = _undecodable(value)
+            if byte:
+                where = header[i] if header and i < len(header) else f"column {i + 1}"
+                shown = value.encode("utf-8", errors="surrogateescape")
+                raise CsvFileError(
+                    f"{label}:{start}:{where}: byte {byte} in {shown!r} is not UTF-8 text "
+                    f"(saved in a Windows code page?); {_SAVE_AS_UTF8}"
+                )
+        if not header:
+            header, header_line = [f.strip() for f in fields], start
+            _check_header(header, label, start)
+            continue
+        if len(fields) < len(header):
+            raise CsvFileError(
+                f"{label}:{start}: {len(fields)} field{'s' if len(fields) != 1 else ''} but the header has "
+                f"{len(header)} columns (a short row; keep a blank cell as an empty field between commas)"
+            )
+        if len(fields) > len(header):
+            if any(f.strip() for f in fields[len(header) :]):
+                raise CsvFileError(
+                    f"{label}:{start}: {len(fields)} fields but the header has {len(header)} columns "
+                    "(more fields than header columns)"
+                )
+            fields = fields[: len(header)]  # trailing empty cells carry nothing
+        records.append((start, fields))
+    return header_line, header, records
+
+
+def _check_header(header: list[str], label: str, line: int) -> None:
+    seen: dict[str, int] = {}
+    for i, name in enumerate(header, start=1):
+        if not name:
+            raise CsvFileError(f"{label}:{line}: column {i} has no name in the header row")
+        if name in seen:
+            raise CsvFileError(f"{label}:{line}:{name}: the column appears twice (columns {seen[name]} and {i})")
+        seen[name] = i
+
+
 def load_table(schema: Schema, folder: Path) -> Table:
-    """Read and validate one catalog file."""
+    """Read and validate one catalog file; errors name file:line:column with lines of the file."""
     path = folder / schema.file
     label = str(path)
-    try:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
-    except FileNotFoundError:
-        raise CatalogError([f"{label}: file not found"]) from None
-    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
-        raise CatalogError([f"{label}: not a readable CSV ({exc})"]) from None
     expected = [f.name for f in schema.fields]
-    if list(frame.columns) != expected:
-        missing = [c for c in expected if c not in frame.columns]
-        extra = [c for c in frame.columns if c not in expected]
+    try:
+        header_line, header, records = read_records(path, label)
+    except CsvFileError as exc:
+        raise CatalogError([str(exc)]) from None
+    if not header:
+        raise CatalogError([f"{label}:1: empty file; expected the header {','.join(expected)} and rows"])
+    if header != expected:
+        missing = [c for c in expected if c not in header]
+        extra = [c for c in header if c not in expected]
         detail = "; ".join(
             part
             for part in (
@@ -461,12 +582,13 @@ def load_table(schema: Schema, folder: Path) -> Table:
             )
             if part
         )
-        raise CatalogError([f"{label}:1: header must be {','.join(expected)} ({detail})"])
+        raise CatalogError([f"{label}:{header_line}: header must be {','.join(expected)} ({detail})"])
     errors: list[str] = []
     rows: list[dict] = []
+    lines: list[int] = []
     seen: dict[str, int] = {}
-    for i, raw in enumerate(frame.to_dict("records")):
-        line = i + 2  # header is line 1
+    for line, fields in records:
+        raw = dict(zip(expected, fields, strict=True))
         row: dict = {}
         for f in schema.fields:
             try:
@@ -487,18 +609,19 @@ def load_table(schema: Schema, folder: Path) -> Table:
             if message:
                 errors.append(f"{label}:{line}:{message}")
         rows.append(row)
+        lines.append(line)
     if not rows and not errors:
-        errors.append(f"{label}: no rows")
+        errors.append(f"{label}:{header_line}: no rows below the header")
     if errors:
         raise CatalogError(errors)
-    return Table(schema, tuple(rows))
+    return Table(schema, tuple(rows), tuple(lines))
 
 
 def _cheapest_first(table: Table, folder: Path, group: str, price: Callable[[dict], float | None]) -> list[str]:
     """The workbook picks a GPU's first offer (MATCH), so each GPU's cheapest offer must come first in the file."""
     first: dict[str, tuple[float, str]] = {}
     errors = []
-    for line, row in enumerate(table.rows, start=2):
+    for line, row in zip(table.lines, table.rows, strict=True):
         key, value = row[group], price(row)
         if not key or value is None:
             continue

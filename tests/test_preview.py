@@ -105,14 +105,30 @@ def test_page_is_small_and_deterministic(page, tmp_path):
     assert again.read_bytes() == page.read_bytes()
 
 
-def test_unknown_catalog_name_is_an_error(tmp_path, catalog_copy):
-    gpus = catalog_copy / "gpus.csv"
-    lines = gpus.read_text(encoding="utf-8").splitlines()
-    gpus.write_text("\n".join(line for line in lines if not line.startswith("RTX 4090 24GB,")) + "\n", encoding="utf-8")
+def _drop_rows(path: Path, *prefixes: str) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join(line for line in lines if not line.startswith(prefixes)) + "\n", encoding="utf-8")
+
+
+def test_page_names_missing_from_the_catalog_are_left_out_with_a_note(tmp_path, catalog_copy):
+    _drop_rows(catalog_copy / "gpus.csv", "RTX 4090 24GB,")
+    out = tmp_path / "p.html"
+    result = CliRunner().invoke(preview, ["--out", str(out), "--catalog", str(catalog_copy)])
+    assert result.exit_code == 0, result.output
+    assert "note: preview: GPUs not in the gpu catalog, left out of the page: RTX 4090 24GB" in result.stderr
+    data = json.loads(DATA_BLOCK.search(out.read_text(encoding="utf-8")).group(1))
+    assert "RTX 4090 24GB" not in data["gpus"] and len(data["gpus"]) == 11
+    assert len(data["rows"]) == 8 * 11 * 3 * 3
+    assert data["defaults"] == ["Llama-3.3-70B|Apple M4 Max 128GB|Q4_K_M|1"]  # the other default panel is gone
+
+
+def test_a_catalog_without_the_pages_engine_is_an_error(tmp_path, catalog_copy):
+    _drop_rows(catalog_copy / "engines.csv", "llama.cpp,")
+    _drop_rows(catalog_copy / "speed_params.csv", "llama.cpp/")
     result = CliRunner().invoke(preview, ["--out", str(tmp_path / "p.html"), "--catalog", str(catalog_copy)])
-    assert result.exit_code == 2
-    assert result.stderr.startswith("error: ") and "RTX 4090 24GB" in result.stderr
-    assert not (tmp_path / "p.html").exists()
+    assert result.exit_code == 2, result.output
+    assert result.stderr == "error: preview: the page's engine 'llama.cpp' is not in the engine catalog\n"
+    assert list(tmp_path.iterdir()) == [catalog_copy]
 
 
 # --- headless Chromium --------------------------------------------------------------------------------------

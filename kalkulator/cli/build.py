@@ -7,16 +7,19 @@ import sys
 import tempfile
 import time
 import zipfile
+import zlib
 from pathlib import Path
 
 import click
 
 from kalkulator.build import LANGS, build, check_with_libreoffice, verification_passes, workbook_name
+from kalkulator.catalog import Catalog
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail
 from kalkulator.paths import default_out_dir
 from kalkulator.preview import render as render_preview
+from kalkulator.scenario import ScenarioError
+from kalkulator.staging import OutputError, check_writable, leftovers, write_outputs
 from kalkulator.workbook.layout import load_plan
-from kalkulator.workbook.writer import write_atomic
 
 
 def _comparable(data: bytes, path: Path) -> object:
@@ -25,6 +28,32 @@ def _comparable(data: bytes, path: Path) -> object:
         return data
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         return {i.filename: z.read(i.filename) for i in z.infolist()}
+
+
+# What reading a damaged workbook raises, from zipfile, zlib, openpyxl and its XML parser.
+_UNREADABLE = (zipfile.BadZipFile, zlib.error, EOFError, OSError, KeyError, ValueError, SyntaxError)
+
+
+def _differs(path: Path, data: bytes) -> str | None:
+    """Why `path` does not hold `data` (missing, damaged, different), or None when it does."""
+    if not path.exists():
+        return "missing"
+    try:
+        same = _comparable(path.read_bytes(), path) == _comparable(data, path)
+    except _UNREADABLE as exc:
+        return f"unreadable ({exc})"
+    return None if same else "out of date"
+
+
+def _missing_defaults(catalog: Catalog) -> list[str]:
+    """The default choices (GPU, model, …) that are not in the catalog: the workbook opens asking for them."""
+    from kalkulator.quantities import QUANTITIES
+
+    return [
+        f"the default {q.name} {q.default!r} is not in the {q.choices[0]} catalog; the workbook asks to choose one"
+        for q in QUANTITIES
+        if q.choices and q.is_input and isinstance(q.default, str) and catalog[q.choices[0]].find(q.default) is None
+    ]
 
 
 @click.command("build")
@@ -43,42 +72,81 @@ def _comparable(data: bytes, path: Path) -> object:
     show_default="dist/ of the source checkout, else ./dist",
     help="Folder for the workbooks and preview.html.",
 )
-@click.option("--check", is_flag=True, help="Write nothing; exit 1 unless dist/ holds exactly what would be built.")
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Write nothing; exit 1 unless dist/ holds exactly what would be built, and nothing a killed build left.",
+)
 @CATALOG_OPTION
 def build_cmd(lang: str, out_dir: Path, check: bool, catalog_dir: Path | None) -> None:
-    """Generate the workbooks (and, for all languages, dist/preview.html); atomic: a failed build changes nothing."""
+    """Generate the workbooks (and, for all languages, dist/preview.html) as one set.
+
+    Atomic: the files are staged in a hidden folder and swapped in together, so a failed or killed build leaves
+    the previous set; the next build removes (or finishes) what a killed one left.
+    """
     catalog = load_catalog_or_fail(catalog_dir)
+    if not check:
+        try:
+            check_writable(out_dir)  # fail before the work, not after it
+        except OutputError as exc:
+            fail(f"--out: {exc}")
     langs = LANGS if lang == "all" else (lang,)
     started = time.perf_counter()
-    built = {}
+    notes = _missing_defaults(catalog)
+    outputs: dict[str, bytes] = {}
     for code in langs:
         try:
-            built[code] = build(code, catalog)
+            outputs[workbook_name(code)] = build(code, catalog).data
         except ValueError as exc:
             fail(f"cannot lay out the workbook: {exc}")
-    outputs_by_path = {out_dir / workbook_name(code): result.data for code, result in built.items()}
     if lang == "all":
-        outputs_by_path[out_dir / "preview.html"] = render_preview(catalog).encode("utf-8")
-    stale = []
-    for path, data in outputs_by_path.items():
-        if check:
-            if not path.exists() or _comparable(path.read_bytes(), path) != _comparable(data, path):
-                stale.append(str(path))
-        else:
-            write_atomic(path, data)
-            click.echo(f"wrote {path}")
+        try:
+            outputs["preview.html"] = render_preview(catalog, notes).encode("utf-8")
+        except ScenarioError as exc:
+            fail(f"cannot build preview.html: {exc} (--lang id or --lang en builds a workbook alone)")
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
     if check:
-        if stale:
-            click.echo("out of date (run `kalkulator build`): " + ", ".join(stale), err=True)
+        problems = [
+            f"{p}: left by an interrupted build (the next `kalkulator build` removes it)"
+            for p in leftovers(out_dir, tuple(outputs))
+        ]
+        for name, data in outputs.items():
+            why = _differs(out_dir / name, data)
+            if why:
+                problems.append(f"{out_dir / name}: {why} (run `kalkulator build`)")
+        for problem in problems:
+            click.echo(problem, err=True)
+        if problems:
             sys.exit(1)
-        click.echo(f"up to date: {', '.join(str(p) for p in outputs_by_path)}")
+        click.echo(f"up to date: {', '.join(str(out_dir / n) for n in outputs)}")
+    else:
+        try:
+            done = write_outputs(out_dir, outputs)
+        except OutputError as exc:
+            fail(f"--out: {exc}")
+        for line in done:
+            click.echo(f"note: {line}", err=True)
+        for name in outputs:
+            click.echo(f"wrote {out_dir / name}")
     click.echo(f"{time.perf_counter() - started:.2f} s", err=True)
 
 
 def _detect_lang(path: Path) -> str:
+    """The workbook's language from its sheet names; a damaged or foreign file is a clear error (exit 2)."""
     import openpyxl
+    from openpyxl.utils.exceptions import InvalidFileException
 
-    sheets = set(openpyxl.load_workbook(path, read_only=True).sheetnames)
+    try:
+        with zipfile.ZipFile(path) as z:
+            damaged = z.testzip()
+        if damaged is not None:
+            raise zipfile.BadZipFile(f"part {damaged} fails its checksum")
+        book = openpyxl.load_workbook(path, read_only=True)
+        sheets = set(book.sheetnames)
+        book.close()
+    except (*_UNREADABLE, InvalidFileException) as exc:
+        fail(f"{path}: not a readable .xlsx workbook ({exc or type(exc).__name__}); rebuild it with `kalkulator build`")
     for code in LANGS:
         if all(sheet[f"title_{code}"] in sheets for sheet in load_plan()):
             return code

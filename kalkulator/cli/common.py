@@ -29,6 +29,9 @@ def fail(message: str) -> NoReturn:
 
 
 def load_catalog_or_fail(folder: Path | None) -> Catalog:
+    """The catalogs in `folder` (default: the shipped ones), or exit 2 with every problem, each as file:line:column."""
+    if folder is not None and not folder.is_dir():
+        fail(f"--catalog: {folder}: no such folder")
     try:
         return load_catalog(folder)
     except CatalogError as exc:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from kalkulator.catalog import FORMULA_START, CsvFileError, read_records
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail, parse_sets
 from kalkulator.cli.model import model_settings
 from kalkulator.expr import Value
@@ -156,30 +157,41 @@ def hitung(
             click.echo(json.dumps(r, ensure_ascii=False))
         return
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=list(results[0]) if results else [], lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(results)
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(list(results[0]) if results else [])
+    writer.writerows([_csv_cell(v) for v in r.values()] for r in results)
     click.echo(buf.getvalue(), nl=False)
 
 
-def _read_scenarios(graph: Graph, catalog, path: Path, base: dict[str, Value]):
-    with open(path, newline="", encoding="utf-8-sig") as fh:
-        reader = csv.DictReader(fh)
-        if not reader.fieldnames:
-            raise ScenarioError(f"{path}: empty file, expected a header row of names")
-        for column in reader.fieldnames:
-            if column not in graph:
-                parse_value(graph, column, "", f"{path}:1:{column}")  # raises with closest names
-        parsed = []
-        for line, row in enumerate(reader, start=2):
-            settings = dict(base)
-            for column, raw in row.items():
-                if column is None:
-                    raise ScenarioError(f"{path}:{line}: more fields than header columns")
-                if raw is None or raw.strip() == "":
-                    continue
-                settings[column] = parse_value(graph, column, raw, f"{path}:{line}:{column}")
-            parsed.append(resolve(graph, catalog, settings, f"{path}:{line}"))
-        if not parsed:
-            raise ScenarioError(f"{path}: no scenario rows")
-        return parsed
+def _csv_cell(value: Value) -> Value:
+    """A value for the CSV output: text that starts like a formula gets a leading ' (OWASP CSV injection rule).
+
+    Numbers, negative ones included, stay numbers; only text is escaped, as the workbook writes such text as text.
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def _read_scenarios(graph: Graph, catalog, path: Path, base: dict[str, Value]) -> list[dict[str, Value]]:
+    """One resolved scenario per row; errors name file:line:column with lines of the file."""
+    try:
+        header_line, header, records = read_records(path)
+    except CsvFileError as exc:
+        raise ScenarioError(str(exc)) from None
+    if not header:
+        raise ScenarioError(f"{path}:1: empty file; expected a header row of names")
+    for column in header:
+        if column not in graph:
+            parse_value(graph, column, "", f"{path}:{header_line}:{column}")  # raises with closest names
+    parsed = []
+    for line, fields in records:
+        settings = dict(base)
+        for column, raw in zip(header, fields, strict=True):
+            if raw.strip() == "":
+                continue
+            settings[column] = parse_value(graph, column, raw, f"{path}:{line}:{column}")
+        parsed.append(resolve(graph, catalog, settings, f"{path}:{line}"))
+    if not parsed:
+        raise ScenarioError(f"{path}:{header_line}: no scenario rows below the header")
+    return parsed

@@ -1,8 +1,9 @@
 """`kalkulator model add`: append a model derived from a Hugging Face config.json or a GGUF file to the catalog.
 
-The new models.csv is written to a temporary file beside the original, validated with the catalog's own
-checks and only then moved over the original (os.replace), so a failure at any step leaves the catalog
-byte-for-byte unchanged. model_settings() gives the same derived values as `--set` settings for `hitung`.
+The new models.csv is written into a hidden, locked folder beside the original (.model-add-…), validated with
+the catalog's own checks and only then moved over the original (os.replace), so a failure or a kill at any step
+leaves the catalog byte-for-byte unchanged; the next run removes a killed run's folder. model_settings() gives
+the same derived values as `--set` settings for `hitung`.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from kalkulator.catalog import MODEL, CatalogError, check_name, load_table
 from kalkulator.cli.common import fail
 from kalkulator.importers import ROW_COLUMNS, DerivedModel, ModelFileError
 from kalkulator.paths import CATALOG_DIR
+from kalkulator.staging import OutputError, remove_leftovers, staging_folder
+
+_WORK_PREFIX = ".model-add-"  # the folder where the new models.csv is validated before it replaces the old one
 
 
 def derive(config: Path | None, gguf: Path | None, name: str | None) -> DerivedModel:
@@ -75,20 +79,22 @@ def append_row(folder: Path, row: dict[str, str], dry_run: bool = False) -> Path
     if text and not text.endswith(("\n", "\r")):
         text += newline
     updated = (text + _csv_line(row, newline)).encode("utf-8")
-    work = Path(tempfile.mkdtemp(prefix=".model-add-", dir=None if dry_run else folder))
+    parent = Path(tempfile.gettempdir()) if dry_run else folder
     try:
-        candidate = work / MODEL.file
-        candidate.write_bytes(updated)
-        shutil.copymode(path, candidate)
-        try:
-            load_table(MODEL, work)
-        except CatalogError as exc:
-            messages = [m.replace(str(candidate), str(path)) for m in exc.messages]
-            raise CatalogError(["the new row fails the catalog checks:", *messages]) from None
-        if not dry_run:
-            os.replace(candidate, path)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+        remove_leftovers(parent, _WORK_PREFIX)  # what a killed `model add` left
+        with staging_folder(parent, _WORK_PREFIX) as work:
+            candidate = work / MODEL.file
+            candidate.write_bytes(updated)
+            shutil.copymode(path, candidate)
+            try:
+                load_table(MODEL, work)
+            except CatalogError as exc:
+                messages = [m.replace(str(candidate), str(path)) for m in exc.messages]
+                raise CatalogError(["the new row fails the catalog checks:", *messages]) from None
+            if not dry_run:
+                os.replace(candidate, path)
+    except OSError as exc:
+        raise ModelFileError(f"{exc.filename or path}: cannot write ({exc.strerror or exc})") from None
     return path
 
 
@@ -123,7 +129,7 @@ def add(config: Path | None, gguf: Path | None, name: str | None, catalog_dir: P
     except CatalogError as exc:
         fail("\n".join(exc.messages))
         return
-    except ModelFileError as exc:
+    except (ModelFileError, OutputError) as exc:
         fail(str(exc))
         return
     if dry_run:

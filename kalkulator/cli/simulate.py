@@ -140,11 +140,18 @@ def simulate(
 def preview(out_path: Path, catalog_dir: Path | None) -> None:
     """Write an offline HTML page that streams 1–4 configurations side by side at their predicted speeds."""
     from kalkulator.preview import write_preview
+    from kalkulator.staging import OutputError
 
     catalog = load_catalog_or_fail(catalog_dir)
+    notes: list[str] = []
     try:
-        size = write_preview(out_path, catalog)
+        size = write_preview(out_path, catalog, notes)
     except ScenarioError as exc:
         fail(str(exc))
         return
+    except OutputError as exc:
+        fail(f"--out: {exc}")
+        return
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
     click.echo(f"wrote {out_path} ({size / 1000:.0f} kB)")

@@ -35,6 +35,23 @@ class ModelFileError(ValueError):
     """A model file cannot be imported; the message names the file and, where there is one, the field."""
 
 
+# Upper bounds far beyond any published model (today's largest: ≈ 2·10¹² parameters, 160 layers, widths of ≈ 2·10⁴,
+# 2.6·10⁵-token vocabularies, 10⁷-token contexts). A file beyond them is corrupt or hostile, and its numbers would
+# overflow the engine and the workbook (1e300 layers) instead of meaning anything.
+LIMITS: dict[str, int] = {
+    "params": 10**15,
+    "layers": 10_000,
+    "hidden": 10_000_000,
+    "heads": 1_000_000,
+    "kv_heads": 1_000_000,
+    "head_dim": 1_000_000,
+    "vocab": 100_000_000,
+    "max_context": 10_000_000_000,
+    "kv_latent_dim": 10_000_000,
+    "sliding_window": 10_000_000_000,
+}
+
+
 @dataclass
 class DerivedModel:
     """A model's catalog values as derived from one file, with the evidence behind them."""
@@ -145,6 +162,21 @@ class DerivedModel:
             lines.append(f"  weights {self.weight_bytes:,} bytes = {self.bits_per_weight:.4f} bits per weight")
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
+
+
+def too_large(where: str, value: int, limit: int) -> ModelFileError:
+    """The error for a whole number beyond any model's (shown exactly, or as a power of ten when huge)."""
+    shown = f"{value:,}" if value < 10**15 else f"about 1e{len(str(value)) - 1}"
+    return ModelFileError(f"{where}: {shown} is more than any model has (at most {limit:,}); the file looks corrupt")
+
+
+def plausible(derived: DerivedModel, path: object) -> DerivedModel:
+    """Return `derived`, or raise ModelFileError naming the first value above LIMITS (catalog column names)."""
+    for key, limit in LIMITS.items():
+        value = getattr(derived, key)
+        if value > limit:
+            raise too_large(f"{path}: {'parameters' if key == 'params' else key}", value, limit)
+    return derived
 
 
 def _billions(count: int) -> str:

@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from kalkulator.importers import DerivedModel, ModelFileError, kv_check, sliding_from_pattern
+from kalkulator.importers import DerivedModel, ModelFileError, kv_check, plausible, sliding_from_pattern
 
 GGUF_REQUIREMENT = "gguf>=0.18"  # 0.18 added MXFP4 (gpt-oss) to the tensor types the reader knows
 
@@ -208,7 +208,7 @@ def _derive(path: Path, reader: Any, size: int, name: str | None) -> DerivedMode
     extra.append(f"weights {weight_bytes} bytes = {bpw:.4f} bits per weight")
     if unselected:
         notes.append(f"active = total - unselected routed experts ({unselected:,}; {used} of {experts} used)")
-    return DerivedModel(
+    derived = DerivedModel(
         name=name or path.stem,
         family=_FAMILY.get(arch, arch),
         architecture=arch,
@@ -230,6 +230,7 @@ def _derive(path: Path, reader: Any, size: int, name: str | None) -> DerivedMode
         source_extra="; ".join(part for part in extra if part),
         weight_bytes=weight_bytes,
     )
+    return plausible(derived, path)
 
 
 def _sliding(meta: _Meta, arch: str, layers: int, context: int, notes: list[str]) -> tuple[int, int]:

@@ -14,9 +14,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from kalkulator.importers import DerivedModel, ModelFileError, kv_check, sliding_from_pattern
+from kalkulator.importers import (
+    DerivedModel,
+    ModelFileError,
+    kv_check,
+    plausible,
+    sliding_from_pattern,
+    too_large,
+)
 
 _MISSING = object()
+_MAX_FIELD = 10_000_000_000  # no size, count or context in a config.json comes near; LIMITS checks the result
 
 # transformers' Gemma3TextConfig defaults: the published Gemma 3 4B/12B/27B configs omit these in text_config.
 _GEMMA3_DEFAULTS: dict[str, Any] = {
@@ -112,6 +120,8 @@ class _Fields:
             raise ModelFileError(f"{self.where(key)}: expected a whole number, got {value!r}")
         if value < low:
             raise ModelFileError(f"{self.where(key)}: must be >= {low}, got {value}")
+        if value > _MAX_FIELD:
+            raise too_large(self.where(key), value, _MAX_FIELD)
         return value
 
     def flag(self, key: str, default: bool) -> bool:
@@ -383,7 +393,7 @@ def read_config(path: Path, name: str | None = None) -> DerivedModel:
     total = sum(parts.values())
     if ffn.unselected:
         notes.append(f"active = total - unselected routed experts ({ffn.unselected:,})")
-    return DerivedModel(
+    derived = DerivedModel(
         name=name or default_name(path, data),
         family=spec.family,
         architecture=arch,
@@ -403,3 +413,4 @@ def read_config(path: Path, name: str | None = None) -> DerivedModel:
         parts=parts,
         notes=notes,
     )
+    return plausible(derived, path)

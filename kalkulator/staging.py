@@ -1,0 +1,257 @@
+"""Write a set of output files together: stage them in a hidden folder, swap them in, clean up after a kill.
+
+A folder being created is staged beside it and appears with one rename, complete. An existing folder gets a
+hidden staging folder inside it; once every file there is written and synced, a `.complete` list is written and
+the files are renamed over the old ones, one after the other. A process killed before that list exists leaves
+the old files untouched; one killed between the renames leaves the list, and the next run finishes the renames.
+Each staging folder is locked (flock) while its process lives, so a later run can tell a leftover from a
+folder another process is still writing, and removes only leftovers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import shutil
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; a staging folder older than STALE_S counts as left over
+    fcntl = None  # type: ignore[assignment]
+
+STAGING = ".kalkulator-staging-"  # a staging folder inside the output folder
+COMPLETE = ".complete"  # written last into a staging folder: its files are whole; the names to move, one a line
+STALE_S = 3600.0
+
+
+class OutputError(ValueError):
+    """An output folder or file cannot be written; the message names it."""
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def _lock(folder: Path) -> int | None:
+    """Hold an exclusive lock on `folder` until the returned descriptor is closed or the process ends.
+
+    None when another process holds it; -1 (nothing to close) where flock does not exist.
+    """
+    if fcntl is None:
+        return -1
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
+
+
+@contextlib.contextmanager
+def _swap_lock(folder: Path) -> Iterator[None]:
+    """Wait for, then hold, an exclusive lock on the output folder (a no-op where flock does not exist)."""
+    if fcntl is None:
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _unlock(fd: int) -> None:
+    if fd >= 0:
+        os.close(fd)
+
+
+def _still_ours(path: Path, fd: int) -> bool:
+    """Whether `path` is still the folder locked by `fd` (a cleaner may remove it between mkdir and lock)."""
+    try:
+        return fd < 0 or os.stat(path).st_ino == os.fstat(fd).st_ino
+    except FileNotFoundError:
+        return False
+
+
+@contextlib.contextmanager
+def staging_folder(parent: Path, prefix: str) -> Iterator[Path]:
+    """A new hidden folder `parent/prefix…`, locked while in use.
+
+    Afterwards it is removed, unless it holds a `.complete` list (renames were interrupted: the next clean()
+    finishes them) or was renamed away.
+    """
+    for _ in range(10):
+        path = parent / f"{prefix}{os.getpid()}-{secrets.token_hex(4)}"
+        os.mkdir(path)  # mode 0o777 less the umask, like any folder the user creates
+        fd = _lock(path)
+        if fd is not None and _still_ours(path, fd):
+            break
+        if fd is not None:
+            _unlock(fd)
+    else:
+        raise OutputError(f"{parent}: cannot create a staging folder")
+    try:
+        yield path
+    finally:
+        if not (path / COMPLETE).exists():
+            shutil.rmtree(path, ignore_errors=True)
+        _unlock(fd)
+
+
+def _is_leftover(path: Path) -> bool:
+    """Whether a staging folder's process is gone (its lock is free)."""
+    if fcntl is None:
+        return time.time() - path.stat().st_mtime > STALE_S
+    try:
+        fd = _lock(path)
+    except OSError:
+        return False
+    if fd is None:
+        return False
+    _unlock(fd)
+    return True
+
+
+def leftovers(out_dir: Path, names: tuple[str, ...] = ()) -> list[Path]:
+    """Staging folders and temporary files an interrupted run left in (or, for a new folder, beside) out_dir.
+
+    `names` are the output file names whose temporary copies of older versions (`.NAME.*.tmp`) count too.
+    """
+    found: list[Path] = []
+    if out_dir.is_dir():
+        for entry in sorted(out_dir.iterdir()):
+            if entry.name.startswith(STAGING) or any(
+                entry.name.startswith(f".{n}.") and entry.name.endswith(".tmp") for n in names
+            ):
+                found.append(entry)
+    beside = f".{out_dir.name}{STAGING}"
+    if out_dir.name and out_dir.parent.is_dir():
+        found += sorted(e for e in out_dir.parent.iterdir() if e.name.startswith(beside))
+    return found
+
+
+def _finish(stage: Path, out_dir: Path) -> list[str]:
+    """Move the files a complete staging folder still holds into out_dir; return their names."""
+    names = (stage / COMPLETE).read_text(encoding="utf-8").splitlines()
+    moved = [n for n in names if (stage / n).exists()]
+    for name in moved:
+        os.replace(stage / name, out_dir / name)
+    _sync(out_dir)
+    return moved
+
+
+def clean(out_dir: Path, names: tuple[str, ...] = ()) -> list[str]:
+    """Finish or remove what interrupted runs left; return what was done, one line each.
+
+    A staging folder with its `.complete` list is rolled forward (its remaining files replace the old ones), any
+    other is removed; a folder another process still holds is left alone.
+    """
+    done: list[str] = []
+    for path in leftovers(out_dir, names):
+        if path.is_dir():
+            if not _is_leftover(path):
+                continue
+            if path.parent == out_dir and (path / COMPLETE).exists():
+                with _swap_lock(out_dir):
+                    moved = _finish(path, out_dir)
+                done.append(f"finished the renames of an interrupted build ({', '.join(moved) or 'none left'})")
+            else:
+                done.append(f"removed {path.name} (left by an interrupted build)")
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+            done.append(f"removed {path.name} (left by an interrupted build)")
+    return done
+
+
+def remove_leftovers(folder: Path, prefix: str) -> list[str]:
+    """Remove the folders `folder/prefix…` whose process is gone (e.g. a killed `model add`); return their names."""
+    removed = []
+    for path in sorted(folder.iterdir()) if folder.is_dir() else ():
+        if path.name.startswith(prefix) and path.is_dir() and _is_leftover(path):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path.name)
+    return removed
+
+
+def _sync(folder: Path) -> None:
+    """Make renames in `folder` durable (no-op where folders cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write(path: Path, data: bytes, like: Path | None) -> None:
+    with open(path, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    if like is not None and like.is_file():
+        shutil.copymode(like, path)
+
+
+def check_writable(out_dir: Path) -> None:
+    """Raise OutputError early when out_dir plainly cannot be written (a file in the way, no write permission)."""
+    folder = Path(os.path.abspath(out_dir))
+    above = next(p for p in (folder, *folder.parents) if p.exists())
+    if not above.is_dir():
+        raise OutputError(f"{out_dir}: {above} is a file, not a folder")
+    if not os.access(above, os.W_OK | os.X_OK):
+        raise OutputError(f"{out_dir}: cannot write there ({above} is not writable)")
+
+
+def write_outputs(out_dir: Path, files: Mapping[str, bytes]) -> list[str]:
+    """Write `files` (name → bytes) into out_dir as one set; return what clean() did first.
+
+    Raises OutputError naming the folder when it cannot be created or written; nothing is changed then.
+    """
+    check_writable(out_dir)
+    shown, out_dir = out_dir, Path(os.path.abspath(out_dir))
+    try:
+        done = clean(out_dir, tuple(files))
+        if not out_dir.exists():
+            out_dir.parent.mkdir(parents=True, exist_ok=True)
+            with staging_folder(out_dir.parent, f".{out_dir.name}{STAGING}") as stage:
+                for name, data in files.items():
+                    _write(stage / name, data, None)
+                try:
+                    os.rename(stage, out_dir)  # the whole set appears at once
+                    _sync(out_dir.parent)
+                    return done
+                except OSError:
+                    if not out_dir.is_dir():
+                        raise
+            # another process created out_dir meanwhile: swap the files in below
+        with staging_folder(out_dir, STAGING) as stage:
+            for name, data in files.items():
+                _write(stage / name, data, out_dir / name)
+            listing = "".join(f"{n}\n" for n in files).encode("utf-8")
+            _write(stage / f"{COMPLETE}.tmp", listing, None)
+            os.replace(stage / f"{COMPLETE}.tmp", stage / COMPLETE)  # whole or absent, never half a list
+            _sync(stage)
+            with _swap_lock(out_dir):  # two builds into one folder swap their sets one after the other
+                try:
+                    for name in files:
+                        os.replace(stage / name, out_dir / name)
+                except BaseException:  # Ctrl-C between two renames: finish them rather than leave a mixed set
+                    _finish(stage, out_dir)
+                    (stage / COMPLETE).unlink()
+                    raise
+                _sync(out_dir)
+                (stage / COMPLETE).unlink()
+        return done
+    except OSError as exc:
+        raise OutputError(f"{shown}: cannot write there ({_why(exc)})") from None
