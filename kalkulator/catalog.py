@@ -653,6 +653,9 @@ def load_catalog(folder: Path | None = None) -> Catalog:
         errors += _cheapest_first(tables["cloud"], folder, "gpu", _per_gpu("usd_per_hour"))
         errors += _cheapest_first(tables["cloud"], folder, "gpu", _per_gpu("idr_per_hour"))
         errors += _cheapest_first(tables["hosting"], folder, "gpu", _per_gpu("idr_per_month"))
+        from kalkulator.quantities.domains import catalog_problems  # the quantities' domains, one table
+
+        errors += catalog_problems(tables, folder)
     if errors:
         raise CatalogError(errors)
     return Catalog(tables)

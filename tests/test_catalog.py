@@ -162,3 +162,21 @@ def test_an_offer_cheaper_than_the_first_for_its_gpu_is_an_error(catalog_copy):
     (message,) = err.value.messages
     assert message.startswith(f"{path}:{len(lines)}:name: 'Cheap H100 SXM' is cheaper per GPU than")
     assert "list each GPU's cheapest offer first" in message
+
+
+def test_catalog_values_outside_the_quantity_domain_are_errors(catalog_copy):
+    # The schema accepts any positive whole number of layers; the formulas' domain stops at 10,000.
+    import csv
+    import io
+
+    path = catalog_copy / "models.csv"
+    rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
+    rows[1][rows[0].index("layers")] = "20000"
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    path.write_text(buf.getvalue(), encoding="utf-8")
+    with pytest.raises(CatalogError) as err:
+        load_catalog(catalog_copy)
+    assert err.value.messages == [
+        f"{path}:2:layers: 20000 must be a whole number from 1 to 10,000 (read as model_layers)"
+    ]

@@ -146,3 +146,28 @@ def domain_of(q: Quantity) -> Domain:
 def settable_numbers(quantities: Iterable[Quantity]) -> list[Quantity]:
     """Inputs and replaceable formulas that hold numbers (not names, choices or flags)."""
     return [q for q in quantities if (q.is_input or q.overridable) and not q.is_text and q.unit.label != "TRUE/FALSE"]
+
+
+def catalog_problems(tables: dict, folder) -> list[str]:
+    """Catalog values outside the domain of the quantity that reads them (file:line:column errors).
+
+    The catalog schemas check types and signs; this checks what the formulas need (e.g. a model's layers a
+    whole number from 1 to 10,000), with the same table the CLI and the workbook use.
+    """
+    from kalkulator.quantities import QUANTITIES
+
+    errors = []
+    for q in settable_numbers(QUANTITIES):
+        if q.catalog_column is None or q.catalog_column[0] not in tables:
+            continue
+        table = tables[q.catalog_column[0]]
+        column = q.catalog_column[1]
+        domain = domain_of(q)
+        for row, line in zip(table.rows, table.lines or range(2, 2 + len(table.rows)), strict=True):
+            value = row[column]
+            if value is None or isinstance(value, str):
+                continue
+            problem = domain.problem(float(value))
+            if problem:
+                errors.append(f"{folder / table.schema.file}:{line}:{column}: {value:g} {problem} (read as {q.name})")
+    return errors
