@@ -35,8 +35,8 @@ STYLES: dict[str, dict] = {
     "header": {"bold": True, "bg_color": "#DDEBF7", "text_wrap": True, "valign": "top"},
     "label": {"text_wrap": True, **TOP},  # a label longer than its column wraps instead of being cut
     "input": {"bg_color": "#FFF2CC", "locked": False, **TOP},
-    "unit": {"font_color": "#555555", **TOP},
-    "name": {"font_color": "#808080", "font_size": 9, **TOP},
+    "unit": {"font_color": "#555555", "text_wrap": True, **TOP},
+    "name": {"font_color": "#808080", "font_size": 9, "text_wrap": True, **TOP},
     "note": {"font_color": "#555555", "font_size": 9, "text_wrap": True, **TOP},
     "data": TOP,
     "answer": {"bold": True, "font_size": 12, "border": 1, "align": "left", **TOP},
@@ -49,10 +49,11 @@ LEVELS = {  # conditional fills: Excel's own good / neutral / bad colours
 }
 ERROR_CODES = ("#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!")  # cached as t="e"
 
-# Printing: A4 portrait, one page wide. Widths come from the layout, except that a column holding long notes
-# (wrapped), long catalog text (cut at the cell edge) or snake_case names is at most this wide, and one holding
-# numbers is wide enough for them (money for Rp 999,999,999,999): the printout never shows ###.
-CAP_WIDTH = {"note": 40, "data": 30, "name": 26}
+# Printing: A4 portrait, one page wide, so widths decide how small the print is. Widths come from the layout,
+# except that a column of long labels, notes or names (all wrapped) or of catalog text (cut at the cell edge) is
+# at most CAP_WIDTH wide, yet never narrower than its longest word, and a column of numbers is wide enough for them
+# (rupiah for Rp 999,999,999,999): the printout never shows ###.
+CAP_WIDTH = {"label": 32, "note": 32, "name": 22, "data": 24}
 MONEY_WIDTH, NUMBER_WIDTH = 20, 12
 DEFAULT_WIDTH = 8.43  # Excel's default column, in widths of the digit 0
 PROSE_CHARS_PER_DIGIT, LINE_SPACING = 1.2, 1.22  # for the row heights of wrapped text (see row_heights)
@@ -86,6 +87,8 @@ class _Writer:
         self.cells: dict[str, list[Cell]] = {title: [] for title in self.sheets}
         self.formulas: dict[str, list[FormulaCell]] = {title: [] for title in self.sheets}
         for c in layout.cells:
+            if c.style not in STYLES:
+                raise ValueError(f"{c.sheet}!{c.coord}: unknown cell style {c.style!r} (known: {', '.join(STYLES)})")
             self.cells[c.sheet].append(c)
         for f in layout.formulas:
             self.formulas[f.sheet].append(f)
@@ -103,7 +106,7 @@ class _Writer:
 
     def fmt(self, style: str, number_format: str | None = None):
         """One shared XlsxWriter format per (style, number format)."""
-        if style not in STYLES:
+        if style not in STYLES:  # a formula cell's own style
             raise ValueError(f"unknown cell style {style!r} (known: {', '.join(STYLES)})")
         key = (style, number_format)
         if key not in self.formats:
@@ -240,6 +243,9 @@ def column_widths(
             caps[c.col] = min(caps.get(c.col, math.inf), CAP_WIDTH[c.style])
         if isinstance(c.value, int | float) and not isinstance(c.value, bool):
             floors[c.col] = max(floors.get(c.col, 0), _shown_width(c.value, c.number_format, c.style))
+        elif isinstance(c.value, str) and STYLES[c.style].get("text_wrap"):  # wrapped text breaks between words
+            longest = max((len(word) for word in c.value.split()), default=0)
+            floors[c.col] = max(floors.get(c.col, 0), longest / PROSE_CHARS_PER_DIGIT * _size(c.style) / 11 + 1)
     for f in formulas:
         if f.number_format == "@":
             continue
@@ -263,7 +269,13 @@ def _shown_width(value: float, number_format: str | None, style: str) -> float:
     else:
         text = f"{value:,.{decimals}f}" if "," in fmt else f"{value:.{decimals}f}"
     text = ("Rp " if "Rp" in fmt else "") + text
-    return (len(text) + 2) * STYLES[style].get("font_size", 11) / 11
+    return (len(text) + 2) * _size(style) / 11
+
+
+def _size(style: str) -> float:
+    """The style's font size, a bold one counted 10 % larger (bold letters are wider)."""
+    props = STYLES[style]
+    return props.get("font_size", 11) * (1.1 if props.get("bold") else 1)
 
 
 def row_heights(cells: list[Cell], widths: Mapping[int, float]) -> dict[int, float]:
@@ -278,7 +290,7 @@ def row_heights(cells: list[Cell], widths: Mapping[int, float]) -> dict[int, flo
         props = STYLES[c.style]
         if not props.get("text_wrap") or not isinstance(c.value, str):
             continue
-        size = props.get("font_size", 11) * (1.1 if props.get("bold") else 1)
+        size = _size(c.style)
         per_line = max(1, int((widths.get(c.col, DEFAULT_WIDTH) - 1) * 11 / size * PROSE_CHARS_PER_DIGIT))
         lines = _wrapped_lines(c.value, per_line)
         if lines > 1:
