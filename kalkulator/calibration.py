@@ -1,15 +1,18 @@
 """Fit the speed model to measured tokens/s and report its error on devices held out of the fit.
 
 Decode time per token = (weight bytes + KV bytes at the mean context) ÷ (bandwidth × η) + layers × c
-+ layers × context × a, with η per memory technology (HBM vs the rest), all per backend. Prefill rate =
-FP16 FLOPS × η_p ÷ (2 × params + causal attention FLOPs per token). The same formulas live in
++ attended layer-tokens × a, where η is the kernels' share of peak bandwidth (HBM or other memory), capped by
+what the GPU's cores can feed (FP16 peak ÷ ALU work per byte). Prefill time per token = 2 × active params ÷
+(peak × η_p) + attention FLOPs ÷ (FP16 peak × η_attn) + layers × c_p, never faster than reading the weights once
+per chunk. One fit per backend and engine build era; a parameter the era's measurements cannot pin down is
+taken from the nearest fit (same backend, other era; else CUDA). The same formulas live in
 quantities/speed.py; the vectorised copies here exist only to fit their parameters.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -20,20 +23,19 @@ from kalkulator.paths import CALIBRATION_DIR
 
 BOOK_EFFICIENCY = 0.6  # the book's rule: tok/s ≈ 0.6 × bandwidth ÷ model bytes (Bab 12.2)
 BAND = (0.10, 0.90)  # quantiles of held-out residuals that make the uncertainty band
+CURRENT_ERA = "2025"
+# Measurement files and the engine build era of their rows: 2024 = builds up to mid-2024 (2023–24 runs),
+# 2025 = builds from late 2024 on (CUDA graphs, int8 tensor-core MMQ, flash attention kernels).
+SOURCES = (("measured_tps.csv", "2024"), ("measured_2025_builds.csv", "2025"), ("measured_2025_prs.csv", "2025"))
+DEVICES = "devices.csv"  # calibration device name → catalog GPU row
+CHUNK = 512  # llama.cpp's default micro-batch (-ub)
+APPLE_WIRED_SHARE = 0.7  # macOS lets the GPU keep about 2/3–3/4 of unified memory; larger models spill
+FLOAT_QUANTS = ("F16", "BF16", "F32", "FP16", "FP32")
+GOALS = {"decode_median": 0.08, "decode_p90": 0.20, "prefill_median": 0.20}
 
 
 class CalibrationError(ValueError):
     """Measurements that cannot be used; the message names the file and field."""
-
-
-@dataclass(frozen=True)
-class PrefillParams:
-    efficiency: float  # float weights (F16/BF16/F32)
-    efficiency_quant: float  # quantized weights
-    layer_overhead_us: float  # per layer and prompt token
-
-
-FLOAT_QUANTS = ("F16", "BF16", "F32", "FP16", "FP32")
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,33 @@ class DecodeParams:
     efficiency_hbm: float
     layer_overhead_ms: float
     attention_ns: float
+    flop_per_byte: float = 0.0  # 0 = the cores never limit the bandwidth
+
+
+@dataclass(frozen=True)
+class PrefillParams:
+    efficiency: float  # float weights (F16/BF16/F32)
+    efficiency_quant: float  # quantized weights
+    layer_overhead_us: float  # per layer and prompt token
+    attention_efficiency: float = 0.3  # share of the FP16 peak reached by prompt attention
+
+
+DECODE_BOUNDS = {
+    "efficiency": (0.05, 1.0),
+    "efficiency_hbm": (0.05, 1.0),
+    "layer_overhead_ms": (0.0, 5.0),
+    "attention_ns": (0.0, 1e4),
+    "flop_per_byte": (1.0, 1e3),
+}
+PREFILL_BOUNDS = {
+    "efficiency": (0.01, 1.0),
+    "efficiency_quant": (0.01, 1.0),
+    "layer_overhead_us": (0.0, 1e3),
+    # FlashAttention-2 reaches at most about 70 % of an A100's peak (Dao 2023): no kernel does better
+    "attention_efficiency": (0.01, 0.7),
+}
+DEFAULT_DECODE = DecodeParams(0.8, 0.6, 0.05, 10.0, 0.0)
+DEFAULT_PREFILL = PrefillParams(0.4, 0.4, 1.0, 0.3)
 
 
 def _model_arch(catalog: Catalog, name: str) -> dict:
@@ -52,40 +81,76 @@ def _model_arch(catalog: Catalog, name: str) -> dict:
 
 
 def frame(rows: pd.DataFrame, catalog: Catalog) -> pd.DataFrame:
-    """Add the architecture columns the fit needs (layers, KV bytes per token at F16, attention width)."""
+    """Add the architecture columns the fit needs (layers, KV bytes per token at F16, attention width, context)."""
     arch = [_model_arch(catalog, m) for m in rows["model"]]
     out = rows.copy()
+    if "depth" not in out.columns:
+        out["depth"] = 0
+    if "era" not in out.columns:
+        out["era"] = CURRENT_ERA
     out["layers"] = [a["layers"] for a in arch]
+    out["sliding_layers"] = [a["sliding_layers"] for a in arch]
+    out["sliding_window"] = [a["sliding_window"] for a in arch]
+    out["active_params_b"] = [
+        p * a["active_params_b"] / a["params_b"] for p, a in zip(out["params_b"], arch, strict=True)
+    ]
     out["kv_bytes_per_token"] = [2 * a["layers"] * a["kv_heads"] * a["head_dim"] * 2 for a in arch]
     out["attn_dim"] = [a["heads"] * a["head_dim"] for a in arch]
-    out["ctx"] = np.where(out["metric"] == "tg", out["prompt_tokens"] + out["gen_tokens"] / 2, out["prompt_tokens"] / 2)
+    decode_ctx = out["depth"] + out["prompt_tokens"] + out["gen_tokens"] / 2
+    out["ctx"] = np.where(out["metric"] == "tg", decode_ctx, out["depth"] + out["prompt_tokens"] / 2)
     return out
 
 
+def _catalog_specs(catalog: Catalog, name: str) -> dict:
+    row = catalog["gpu"].find(name)
+    if row is None:
+        raise CalibrationError(f"{DEVICES}: catalog_gpu {name!r} is not in the GPU catalog")
+    return row
+
+
 def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bool = False) -> pd.DataFrame:
-    """The shipped llama.cpp measurements (single-device, or with `multi_gpu` the 2–8-GPU layer-split ones)."""
-    m = pd.read_csv(folder / "measured_tps.csv")
-    specs = pd.read_csv(folder / "gpu_specs.csv")
-    m = (m[m["n_devices"] > 1] if multi_gpu else m[m["n_devices"] == 1]).copy()
-    backend = m["notes"].str.extract(r"backend=(\w+)")[0].str.lower()
-    cpu_only = m["hardware"].str.contains("CPU-only", regex=False)
-    backend = backend.fillna(m["hardware"].map(lambda h: "metal" if h.startswith("Apple") else "cuda"))
-    m["backend"] = np.where(cpu_only, "cpu", backend)
-    m["device"] = m["hardware"].str.replace(" [CPU-only run]", "", regex=False)
-    m = m.merge(
-        specs[["hardware", "mem_bandwidth_gbs", "fp16_tflops_dense", "memory_type"]].rename(
-            columns={"hardware": "device", "fp16_tflops_dense": "fp16_tflops"}
-        ),
-        on="device",
-        how="inner",
-    )
-    m["weights_bytes"] = m["notes"].str.extract(r"model_file=([\d.]+) GiB")[0].astype(float) * 2**30
+    """The shipped llama.cpp measurements (single-device, or with `multi_gpu` the 2–8-GPU layer-split ones).
+
+    Devices are the catalog GPUs named in devices.csv, with the catalog's bandwidth, FP16 peak and memory type
+    (the figures the engine uses); devices without a catalog row are left out.
+    """
+    devices = pd.read_csv(folder / DEVICES, keep_default_na=False)
+    to_catalog = {h: g for h, g in zip(devices["hardware"], devices["catalog_gpu"], strict=True) if g}
+    frames = []
+    for file, era in SOURCES:
+        if not (folder / file).exists():
+            continue
+        m = pd.read_csv(folder / file)
+        m = m[m["engine"] == "llama.cpp"]
+        m = (m[m["n_devices"] > 1] if multi_gpu else m[m["n_devices"] == 1]).copy()
+        if m.empty:
+            continue
+        backend = m["notes"].str.extract(r"backend=(\w+)")[0].str.lower()
+        cpu_only = m["hardware"].str.contains("CPU-only", regex=False)
+        backend = backend.fillna(m["hardware"].map(lambda h: "metal" if h.startswith("Apple") else "cuda"))
+        m["backend"] = np.where(cpu_only, "cpu", backend)
+        hardware = m["hardware"].str.replace(" [CPU-only run]", "", regex=False)
+        m["device"] = hardware.map(to_catalog)
+        m = m[m["device"].notna()]
+        m["weights_bytes"] = m["notes"].str.extract(r"([\d.]+) GiB")[0].astype(float) * 2**30
+        m["depth"] = m["depth_tokens"] if "depth_tokens" in m.columns else 0
+        m["era"] = era
+        frames.append(m)
+    m = pd.concat(frames, ignore_index=True)
+    specs = [_catalog_specs(catalog, d) for d in m["device"]]
+    m["mem_bandwidth_gbs"] = [s["mem_bandwidth_gbs"] for s in specs]
+    m["memory_gb"] = [s["vram_gib"] * 2**30 / 1e9 for s in specs]
+    m["memory_type"] = [s["memory_type"] for s in specs]
+    # CPU-only runs compute on the CPU cores: the GPU's FP16 peak does not apply to them.
+    m["fp16_tflops"] = np.where(m["backend"] == "cpu", np.nan, [s["fp16_tflops"] for s in specs])
     m["metric"] = m["metric"].str.replace("_tok_s", "", regex=False)
     m = m.rename(columns={"value": "tok_s"})
-    m = m[m["mem_bandwidth_gbs"].notna() & m["weights_bytes"].notna()]
+    spills = (m["backend"] == "metal") & (m["weights_bytes"] > APPLE_WIRED_SHARE * m["memory_gb"] * 1e9)
+    m = m[m["weights_bytes"].notna() & ~spills]
     cols = [
         "device",
         "backend",
+        "era",
         "memory_type",
         "mem_bandwidth_gbs",
         "fp16_tflops",
@@ -93,6 +158,7 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
         "params_b",
         "quant",
         "weights_bytes",
+        "depth",
         "prompt_tokens",
         "gen_tokens",
         "metric",
@@ -102,7 +168,7 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
     return frame(m[cols].reset_index(drop=True), catalog)
 
 
-def load_llama_bench(path: Path, catalog: Catalog, gpu: str, model: str) -> pd.DataFrame:
+def load_llama_bench(path: Path, catalog: Catalog, gpu: str, model: str, era: str = CURRENT_ERA) -> pd.DataFrame:
     """Rows of `llama-bench -o csv` or `-o json` output, run on catalog GPU `gpu` with catalog model `model`."""
     gpu_row = catalog["gpu"].find(gpu)
     if gpu_row is None:
@@ -124,14 +190,16 @@ def load_llama_bench(path: Path, catalog: Catalog, gpu: str, model: str) -> pd.D
         {
             "device": gpu_row["name"],
             "backend": gpu_row["backend"],
+            "era": era,
             "memory_type": gpu_row["memory_type"],
             "mem_bandwidth_gbs": gpu_row["mem_bandwidth_gbs"],
             "fp16_tflops": gpu_row["fp16_tflops"],
             "model": model,
             "params_b": raw["model_n_params"].astype(float) / 1e9,
-            "quant": raw.get("model_type", ""),
+            "quant": raw.get("model_type", pd.Series([""] * len(raw))).astype(str).str.split().str[-1],
             "weights_bytes": raw["model_size"].astype(float),
-            "prompt_tokens": np.where(raw["n_gen"] > 0, depth, raw["n_prompt"] + depth),
+            "depth": depth,
+            "prompt_tokens": np.where(raw["n_gen"] > 0, 0, raw["n_prompt"]),
             "gen_tokens": raw["n_gen"],
             "metric": np.where(raw["n_gen"] > 0, "tg", "pp"),
             "tok_s": raw["avg_ts"].astype(float),
@@ -143,206 +211,353 @@ def load_llama_bench(path: Path, catalog: Catalog, gpu: str, model: str) -> pd.D
 # ---- the model, vectorised ----------------------------------------------------------------------------------
 
 
-def predict_decode(p: DecodeParams, x: pd.DataFrame) -> np.ndarray:
+def _attended(x: pd.DataFrame, keys: pd.Series) -> np.ndarray:
+    """Layers × keys a query attends to (sliding-window layers: at most the window)."""
+    sliding = x["sliding_layers"].to_numpy()
+    keys = np.asarray(keys, dtype=float)
+    return (x["layers"].to_numpy() - sliding) * keys + sliding * np.minimum(keys, x["sliding_window"].to_numpy())
+
+
+def decode_efficiency(p: DecodeParams, x: pd.DataFrame) -> np.ndarray:
+    """Share of peak bandwidth decode reaches: the kernels' share, capped by FP16 peak ÷ (FLOP/byte × bandwidth)."""
     eta = np.where(x["memory_type"] == "hbm", p.efficiency_hbm, p.efficiency)
-    seconds = (x["weights_bytes"] + x["kv_bytes_per_token"] * x["ctx"]) / (x["mem_bandwidth_gbs"] * 1e9 * eta)
-    seconds = seconds + x["layers"] * p.layer_overhead_ms / 1e3 + x["layers"] * x["ctx"] * p.attention_ns / 1e9
-    return 1 / seconds.to_numpy()
+    if p.flop_per_byte <= 0:
+        return eta
+    limit = x["fp16_tflops"].to_numpy() * 1000 / (p.flop_per_byte * x["mem_bandwidth_gbs"].to_numpy())
+    return np.minimum(eta, np.where(np.isnan(limit), 1.0, limit))
 
 
-def predict_prefill(p: PrefillParams, x: pd.DataFrame) -> np.ndarray:
+def predict_decode(p: DecodeParams, x: pd.DataFrame) -> np.ndarray:
+    read = (x["weights_bytes"] + x["kv_bytes_per_token"] * x["ctx"]).to_numpy()
+    seconds = read / (x["mem_bandwidth_gbs"].to_numpy() * 1e9 * decode_efficiency(p, x))
+    seconds = seconds + x["layers"].to_numpy() * p.layer_overhead_ms / 1e3
+    seconds = seconds + _attended(x, x["ctx"]) * p.attention_ns / 1e9
+    return 1 / seconds
+
+
+def predict_prefill(p: PrefillParams, x: pd.DataFrame, decode: DecodeParams | None = None) -> np.ndarray:
+    """Prompt tokens/s: compute (weight multiplies, attention, per-layer cost) or weight reads per chunk."""
     eta = np.where(x["quant"].str.upper().isin(FLOAT_QUANTS), p.efficiency, p.efficiency_quant)
-    flops_per_token = 2 * x["params_b"] * 1e9 + 2 * x["layers"] * x["prompt_tokens"] * x["attn_dim"]
-    seconds = flops_per_token / (x["fp16_tflops"] * 1e12 * eta) + x["layers"] * p.layer_overhead_us / 1e6
-    return 1 / seconds.to_numpy()
+    flops = x["fp16_tflops"].to_numpy() * 1e12
+    n = x["prompt_tokens"].to_numpy(dtype=float)
+    attention = 4 * x["attn_dim"].to_numpy() * _attended(x, x["depth"] + n / 2)
+    seconds = 2 * x["active_params_b"].to_numpy() * 1e9 / (flops * eta) + attention / (flops * p.attention_efficiency)
+    seconds = seconds + x["layers"].to_numpy() * p.layer_overhead_us / 1e6
+    if decode is not None:
+        chunks = np.ceil(n / CHUNK)
+        bandwidth = x["mem_bandwidth_gbs"].to_numpy() * 1e9 * decode_efficiency(decode, x)
+        seconds = np.maximum(seconds, chunks * x["weights_bytes"].to_numpy() / bandwidth / n)
+    return 1 / seconds
 
 
-def fit_decode(x: pd.DataFrame) -> DecodeParams:
-    """Least squares on log(tok/s), so every measurement weighs by its relative error."""
+def _fit(kind: str, x: pd.DataFrame, free: list[str], base, predict) -> object:
+    """Least squares on log(tok/s) over the `free` parameters, the others held at `base`."""
     from scipy.optimize import least_squares  # imported here: only fitting needs SciPy
 
-    hbm = bool((x["memory_type"] == "hbm").any())
-    other = bool((x["memory_type"] != "hbm").any())
+    if not free:
+        return base
+    bounds = DECODE_BOUNDS if kind == "decode" else PREFILL_BOUNDS
+    start = [min(max(getattr(base, f), bounds[f][0]), bounds[f][1]) for f in free]
+    measured = np.log(x["tok_s"].to_numpy())
 
-    def params(v: np.ndarray) -> DecodeParams:
-        eta, eta_hbm = (v[0], v[1]) if hbm and other else (v[0], v[0])
-        return DecodeParams(eta, eta_hbm, v[-2], v[-1])
+    def params(v: np.ndarray):
+        return replace(base, **dict(zip(free, (float(a) for a in v), strict=True)))
 
-    start = [0.8, 0.7, 0.05, 1.0] if hbm and other else [0.8, 0.05, 1.0]
-    low = [0.05] * (len(start) - 2) + [0.0, 0.0]
-    high = [1.0] * (len(start) - 2) + [5.0, 1e4]
     res = least_squares(
-        lambda v: np.log(predict_decode(params(v), x)) - np.log(x["tok_s"].to_numpy()), start, bounds=(low, high)
+        lambda v: np.log(predict(params(v), x)) - measured,
+        start,
+        bounds=([bounds[f][0] for f in free], [bounds[f][1] for f in free]),
     )
     return params(res.x)
 
 
-def fit_prefill(x: pd.DataFrame) -> PrefillParams:
-    from scipy.optimize import least_squares  # imported here: only fitting needs SciPy
+def fit_decode(x: pd.DataFrame, base: DecodeParams = DEFAULT_DECODE) -> DecodeParams:
+    """Fit what the rows can pin down; hold the rest at `base`.
 
+    HBM and other memory need rows of both; the attention cost needs contexts spread over 1,000 tokens or more;
+    the cores' limit needs the FP16 peak of every device and three devices or more.
+    """
+    hbm = x["memory_type"] == "hbm"
+    free = ["layer_overhead_ms"]
+    if (~hbm).any():
+        free.insert(0, "efficiency")
+    if hbm.any():
+        free.insert(0, "efficiency_hbm")
+    if x["ctx"].max() - x["ctx"].min() >= 1000:
+        free.append("attention_ns")
+    if x["fp16_tflops"].notna().all() and x["device"].nunique() >= 3:
+        free.append("flop_per_byte")
+        base = replace(base, flop_per_byte=base.flop_per_byte or 30.0)
+    if x["device"].nunique() == 1 and x["weights_bytes"].nunique() == 1 and "efficiency" in free:
+        free.remove("layer_overhead_ms")  # one device and one model: bandwidth share and fixed cost are one number
+    p = _fit("decode", x, free, base, predict_decode)
+    eta = np.where(x["memory_type"] == "hbm", p.efficiency_hbm, p.efficiency)
+    if "flop_per_byte" in free and not (decode_efficiency(p, x) < eta - 1e-9).any():
+        p = replace(p, flop_per_byte=0.0)  # the cores never limit these devices: no value can be told
+    if not hbm.any() and not (base is not DEFAULT_DECODE and base.efficiency_hbm):
+        p = replace(p, efficiency_hbm=p.efficiency)
+    return p
+
+
+def fit_prefill(x: pd.DataFrame, base: PrefillParams = DEFAULT_PREFILL, decode: DecodeParams | None = None):
+    """Fit what the rows can pin down (float and quantized efficiencies, attention, per-layer cost)."""
     x = x[x["fp16_tflops"].notna()]
     is_float = x["quant"].str.upper().isin(FLOAT_QUANTS)
-    both = bool(is_float.any()) and bool((~is_float).any())
+    free = []
+    if is_float.any():
+        free.append("efficiency")
+    if (~is_float).any():
+        free.append("efficiency_quant")
+    keys = x["depth"] + x["prompt_tokens"] / 2
+    if keys.max() - keys.min() >= 1000:
+        free.append("attention_efficiency")
+    if x["device"].nunique() >= 3:
+        free.append("layer_overhead_us")
+    if is_float.any() and not (~is_float).any() and base is DEFAULT_PREFILL:
+        base = replace(base, efficiency_quant=0.0)
+    p = _fit("prefill", x, free, base, lambda q, rows: predict_prefill(q, rows, decode))
+    if p.efficiency_quant == 0.0:
+        p = replace(p, efficiency_quant=p.efficiency)
+    if not is_float.any() and base is DEFAULT_PREFILL:
+        p = replace(p, efficiency=p.efficiency_quant)
+    return p
 
-    def params(v: np.ndarray) -> PrefillParams:
-        return PrefillParams(v[0], v[1] if both else v[0], v[-1])
 
-    start = [0.3, 0.3, 1.0] if both else [0.3, 1.0]
-    res = least_squares(
-        lambda v: np.log(predict_prefill(params(v), x)) - np.log(x["tok_s"].to_numpy()),
-        start,
-        bounds=([0.01] * (len(start) - 1) + [0.0], [1.0] * (len(start) - 1) + [1e3]),
-    )
-    return params(res.x)
-
-
-def held_out(x: pd.DataFrame, metric: str) -> np.ndarray:
-    """measured ÷ predicted − 1 for each row, predicted by a fit that never saw the row's device.
-
-    With a single device there is nothing to hold out: the residuals are in-sample.
-    """
-    ratios = np.empty(len(x))
-    single = x["device"].nunique() == 1
-    for device in x["device"].unique():
-        test = (x["device"] == device).to_numpy()
-        train = x if single else x[~test]
-        if metric == "tg":
-            pred = predict_decode(fit_decode(train), x[test])
-        else:
-            pred = predict_prefill(fit_prefill(train), x[test])
-        ratios[test] = x[test]["tok_s"].to_numpy() / pred - 1
-    return ratios
+# ---- fits per backend and era ---------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class BackendFit:
+class GroupFit:
     backend: str
+    era: str
     decode: DecodeParams
     prefill: PrefillParams | None
-    decode_residuals: np.ndarray  # held-out, measured ÷ predicted − 1
-    prefill_residuals: np.ndarray
-    book_residuals: np.ndarray  # the book's rule on the same decode rows
+    donor: str  # the fit whose values stand for parameters these measurements cannot pin down ("" = none)
     devices: int
     points: int
 
 
-def calibrate(data: pd.DataFrame, min_devices: int = 3) -> list[BackendFit]:
-    """Fit each backend with measurements from at least `min_devices` devices."""
-    fits = []
-    for backend, rows in data.groupby("backend"):
-        tg, pp = rows[rows["metric"] == "tg"], rows[rows["metric"] == "pp"]
-        pp = pp[pp["fp16_tflops"].notna()]
-        if tg["device"].nunique() < min_devices:
-            continue
-        book = BOOK_EFFICIENCY * tg["mem_bandwidth_gbs"] * 1e9 / tg["weights_bytes"]
-        enough_pp = pp["device"].nunique() >= min_devices
-        fits.append(
-            BackendFit(
-                str(backend),
-                fit_decode(tg),
-                fit_prefill(pp) if enough_pp else None,
-                held_out(tg, "tg"),
-                held_out(pp, "pp") if enough_pp else np.array([]),
-                (tg["tok_s"] / book - 1).to_numpy(),
-                int(tg["device"].nunique()),
-                len(tg) + len(pp),
-            )
-        )
-    return fits
+def _order(data: pd.DataFrame, min_devices: int) -> list[tuple[str, str]]:
+    """Groups to fit, those with the most devices first (donors before the groups that borrow from them)."""
+    tg = data[data["metric"] == "tg"]
+    counts = tg.groupby(["backend", "era"])["device"].nunique()
+    # A group on fewer devices is fitted only when a larger group can lend what its rows cannot pin down.
+    big = [g for g, n in counts.items() if n >= min_devices]
+    groups = [g for g in counts.index if g in big or big]
+    return sorted(groups, key=lambda g: (g not in big, g[0] != "cuda", g[1] != "2024", -counts[g]))
 
 
-def layer_split_residuals(fits: list[BackendFit], multi: pd.DataFrame) -> np.ndarray:
+def _donor(group: tuple[str, str], done: dict) -> GroupFit | None:
+    backend, era = group
+    for other in [(backend, e) for e in sorted({e for _, e in done}, reverse=True) if e != era] + [
+        ("cuda", era),
+        ("cuda", "2024"),
+        ("cuda", CURRENT_ERA),
+    ]:
+        if other in done and other != group:
+            return done[other]
+    return None
+
+
+def fit_groups(data: pd.DataFrame, min_devices: int = 3) -> dict[tuple[str, str], GroupFit]:
+    """One fit per (backend, era) with measurements from at least `min_devices` devices."""
+    done: dict[tuple[str, str], GroupFit] = {}
+    for group in _order(data, min_devices):
+        rows = data[(data["backend"] == group[0]) & (data["era"] == group[1])]
+        tg, pp = rows[rows["metric"] == "tg"], rows[(rows["metric"] == "pp") & rows["fp16_tflops"].notna()]
+        donor = _donor(group, done)
+        decode_base = donor.decode if donor else DEFAULT_DECODE
+        if donor is not None and donor.backend != group[0]:
+            decode_base = replace(decode_base, flop_per_byte=0.0)  # the cores' limit is a property of the backend
+        decode = fit_decode(tg, decode_base)
+        prefill = None
+        if pp["device"].nunique() >= min_devices or (donor and donor.prefill and not pp.empty):
+            base = donor.prefill if donor and donor.prefill else DEFAULT_PREFILL
+            prefill = fit_prefill(pp, base, decode)
+        elif donor is not None:
+            prefill = donor.prefill
+        label = f"{donor.backend}@{donor.era}" if donor else ""
+        done[group] = GroupFit(group[0], group[1], decode, prefill, label, int(tg["device"].nunique()), len(rows))
+    return done
+
+
+def _predict(fit: GroupFit, x: pd.DataFrame) -> np.ndarray:
+    out = np.full(len(x), np.nan)
+    tg = (x["metric"] == "tg").to_numpy()
+    pp = (x["metric"] == "pp").to_numpy() & x["fp16_tflops"].notna().to_numpy()
+    if tg.any():
+        out[tg] = predict_decode(fit.decode, x[tg])
+    if pp.any() and fit.prefill is not None:
+        out[pp] = predict_prefill(fit.prefill, x[pp], fit.decode)
+    return out
+
+
+@dataclass
+class Report:
+    """Held-out residuals (measured ÷ predicted − 1) per row of the shipped data, with the fits on all rows."""
+
+    data: pd.DataFrame
+    fits: dict[tuple[str, str], GroupFit]
+    residual: np.ndarray = field(default_factory=lambda: np.array([]))
+    held_out: np.ndarray = field(default_factory=lambda: np.array([], dtype=bool))
+
+
+def calibrate(data: pd.DataFrame, min_devices: int = 3) -> Report:
+    """Fit every group on all rows, then predict each device's rows from fits that never saw that device.
+
+    A group measured on fewer than three devices cannot be held out: its residuals are in-sample and marked.
+    """
+    fits = fit_groups(data, min_devices)
+    residual = np.full(len(data), np.nan)
+    held = np.zeros(len(data), dtype=bool)
+    for device in data["device"].unique():
+        mine = (data["device"] == device).to_numpy()
+        others = fit_groups(data[~mine], min_devices)
+        for group in {(b, e) for b, e in zip(data[mine]["backend"], data[mine]["era"], strict=True)}:
+            rows = mine & (data["backend"] == group[0]).to_numpy() & (data["era"] == group[1]).to_numpy()
+            fit, out = others.get(group), True
+            if fit is None or group not in fits:
+                fit, out = fits.get(group) or _fallback(fits, group), False
+            if fit is None:
+                continue
+            residual[rows] = data[rows]["tok_s"].to_numpy() / _predict(fit, data[rows]) - 1
+            held[rows] = out
+    return Report(data, fits, residual, held)
+
+
+def _fallback(fits: dict, group: tuple[str, str]) -> GroupFit | None:
+    for other in (("cuda", group[1]), ("cuda", CURRENT_ERA)):
+        if other in fits:
+            return fits[other]
+    return None
+
+
+def layer_split_residuals(report: Report, multi: pd.DataFrame) -> np.ndarray:
     """measured ÷ predicted − 1 on multi-GPU layer-split decode rows, predicted by the single-GPU fit.
 
     With layer split each token passes the GPUs in turn, so the step reads all weights at one GPU's
     bandwidth: the single-GPU formula applies unchanged. These rows are never used in a fit.
     """
-    by_backend = {f.backend: f.decode for f in fits}
-    rows = multi[(multi["metric"] == "tg") & multi["backend"].isin(list(by_backend))]
-    out = [
-        rows[rows["backend"] == b]["tok_s"].to_numpy() / predict_decode(p, rows[rows["backend"] == b]) - 1
-        for b, p in by_backend.items()
-    ]
+    out = []
+    for (backend, era), fit in report.fits.items():
+        rows = multi[(multi["metric"] == "tg") & (multi["backend"] == backend) & (multi["era"] == era)]
+        if len(rows):
+            out.append(rows["tok_s"].to_numpy() / predict_decode(fit.decode, rows) - 1)
     return np.concatenate(out) if out else np.array([])
 
 
 def error_stats(residuals: np.ndarray) -> tuple[float, float]:
     """Median and 90th percentile of |predicted ÷ measured − 1|."""
+    residuals = residuals[~np.isnan(residuals)]
     if residuals.size == 0:
         return float("nan"), float("nan")
     errors = np.abs(1 / (1 + residuals) - 1)
     return float(np.median(errors)), float(np.quantile(errors, 0.9))
 
 
-def accuracy_table(fits: list[BackendFit]) -> list[dict]:
-    """Rows of the accuracy report: per backend and overall, decode and prefill, plus the book's rule."""
+def accuracy_table(report: Report) -> list[dict]:
+    """Rows of the accuracy report per backend and era, and over all held-out rows, plus the book's rule."""
+    d = report.data
+    book = d["tok_s"] / (BOOK_EFFICIENCY * d["mem_bandwidth_gbs"] * 1e9 / d["weights_bytes"]) - 1
     rows = []
-    groups = [(f.backend, [f]) for f in fits] + [("all", fits)]
-    for name, members in groups:
-        dec = np.concatenate([f.decode_residuals for f in members])
-        pre = np.concatenate([f.prefill_residuals for f in members])
-        book = np.concatenate([f.book_residuals for f in members])
+    keys = sorted({(b, e) for b, e in zip(d["backend"], d["era"], strict=True)})
+    groups = [(f"{b} {e}", (d["backend"] == b) & (d["era"] == e)) for b, e in keys]
+    groups.append(("all held out", pd.Series(report.held_out, index=d.index)))
+    for name, mask in groups:
+        mask = mask.to_numpy() & ~np.isnan(report.residual)
+        tg = mask & (d["metric"] == "tg").to_numpy()
+        pp = mask & (d["metric"] == "pp").to_numpy()
+        dec, pre = error_stats(report.residual[tg]), error_stats(report.residual[pp])
         rows.append(
             {
                 "backend": name,
-                "devices": sum(f.devices for f in members),
-                "decode_points": int(dec.size),
-                "decode_median": error_stats(dec)[0],
-                "decode_p90": error_stats(dec)[1],
-                "book_median": error_stats(book)[0],
-                "book_p90": error_stats(book)[1],
-                "prefill_points": int(pre.size),
-                "prefill_median": error_stats(pre)[0],
-                "prefill_p90": error_stats(pre)[1],
+                "devices": int(d[mask]["device"].nunique()),
+                "held_out": bool(report.held_out[mask].all()) if mask.any() else False,
+                "decode_points": int(tg.sum()),
+                "decode_median": dec[0],
+                "decode_p90": dec[1],
+                "book_median": error_stats(book.to_numpy()[tg])[0],
+                "book_p90": error_stats(book.to_numpy()[tg])[1],
+                "prefill_points": int(pp.sum()),
+                "prefill_median": pre[0],
+                "prefill_p90": pre[1],
             }
         )
     return rows
 
 
-def speed_rows(fits: list[BackendFit], engine: str, as_of: str, origin: str, serial_frac: float) -> list[dict]:
-    """speed_params.csv rows: one per fitted backend of `engine`, plus `engine/any` for the others.
+def summary_line(rows: list[dict]) -> str:
+    """One sentence with the overall held-out error and which groups meet the goals (the README quotes it)."""
+    total = next(r for r in rows if r["backend"] == "all held out")
+    met, missed = [], []
+    for r in rows:
+        if r["backend"] == "all held out" or not r["held_out"]:
+            continue
+        ok = r["decode_median"] <= GOALS["decode_median"] and r["decode_p90"] <= GOALS["decode_p90"]
+        if r["prefill_points"]:
+            ok = ok and r["prefill_median"] <= GOALS["prefill_median"]
+        (met if ok else missed).append(r["backend"])
+    pct = lambda v: "–" if v != v else f"{100 * v:.1f} %"  # noqa: E731
+    return (
+        f"Summary (leave one device out, {total['devices']} devices): decode median {pct(total['decode_median'])}, "
+        f"p90 {pct(total['decode_p90'])} on {total['decode_points']} rows; prefill median "
+        f"{pct(total['prefill_median'])}, p90 {pct(total['prefill_p90'])} on {total['prefill_points']} rows; "
+        f"goal (decode median ≤ 8 %, p90 ≤ 20 %, prefill median ≤ 20 %) met by {', '.join(met) or 'none'}"
+        f"{'; not met by ' + ', '.join(missed) if missed else ''}"
+    )
+
+
+def speed_rows(report: Report, engine: str, as_of: str, origin: str, serial_frac: float) -> list[dict]:
+    """speed_params.csv rows: one per fitted backend and era of `engine` (name engine/backend@era), plus
+    engine/any@era for the other backends.
 
     `serial_frac` (the serving model's overlap share) is not fitted here: it is carried over from the serving fit.
-    `engine/any` takes the parameters of the backend with the most measurements and the band of all
-    backends' held-out residuals pooled; a backend without prefill data borrows that backend's prefill.
+    engine/any@era takes the CUDA fit of the era (else the group with the most devices) and the band of all
+    held-out residuals of that era pooled.
     """
-    main = max(fits, key=lambda f: f.points)
-    if main.prefill is None:
-        raise CalibrationError("no prefill measurements to fit: include prompt-processing rows (llama-bench -p)")
-    pooled = np.concatenate([f.decode_residuals for f in fits])
-
-    def row(name: str, f: BackendFit, residuals: np.ndarray, note: str) -> dict:
-        low, high = np.quantile(residuals, BAND)
-        prefill = f.prefill or main.prefill
-        borrowed = "" if f.prefill else f"; prefill borrowed from {main.backend}"
-        return {
-            "name": name,
-            "decode_efficiency_frac": round(f.decode.efficiency, 4),
-            "decode_efficiency_hbm_frac": round(f.decode.efficiency_hbm, 4),
-            "layer_overhead_ms": round(f.decode.layer_overhead_ms, 5),
-            "attention_ns": round(f.decode.attention_ns, 3),
-            "prefill_efficiency_frac": round(prefill.efficiency, 4),
-            "prefill_efficiency_quant_frac": round(prefill.efficiency_quant, 4),
-            "prefill_layer_overhead_us": round(prefill.layer_overhead_us, 4),
-            "serial_frac": serial_frac,
-            "error_low_frac": round(min(0.0, float(low)), 4),
-            "error_high_frac": round(max(0.0, float(high)), 4),
-            "fit_points": f.points,
-            "source": f"kalkulator calibrate on {origin}: {note}; band = 10th/90th percentile of "
-            f"leave-one-device-out residuals{borrowed}; serial_frac: the serving fit (assumption)",
-            "as_of": as_of,
-        }
-
-    rows = [
-        row(f"{engine}/{f.backend}", f, f.decode_residuals, f"{f.points} measurements on {f.devices} devices")
-        for f in fits
-    ]
-    rows.append(
-        row(
-            f"{engine}/any",
-            main,
-            pooled,
-            f"backends without measurements use the {main.backend} fit with the pooled band of all backends",
-        )
-    )
+    d = report.data
+    rows = []
+    eras = sorted({e for _, e in report.fits})
+    for (backend, era), f in sorted(report.fits.items()):
+        mask = ((d["backend"] == backend) & (d["era"] == era) & (d["metric"] == "tg")).to_numpy()
+        if not report.held_out[mask].all():  # in-sample residuals say nothing of other devices: the era's band
+            mask = ((d["era"] == era) & (d["metric"] == "tg")).to_numpy() & report.held_out
+        rows.append(_row(f"{engine}/{backend}@{era}", f, report.residual[mask], origin, as_of, serial_frac))
+    for era in eras:
+        members = [f for (b, e), f in report.fits.items() if e == era]
+        main = report.fits.get(("cuda", era)) or max(members, key=lambda f: f.devices)
+        if main.prefill is None:
+            raise CalibrationError("no prefill measurements to fit: include prompt-processing rows (llama-bench -p)")
+        mask = ((d["era"] == era) & (d["metric"] == "tg")).to_numpy() & report.held_out
+        note = f"backend lain memakai fit {main.backend}@{era} dengan pita gabungan semua backend era ini"
+        rows.append(_row(f"{engine}/any@{era}", main, report.residual[mask], origin, as_of, serial_frac, note))
     return rows
+
+
+def _row(name, f: GroupFit, residuals, origin, as_of, serial_frac, note: str = "") -> dict:
+    residuals = residuals[~np.isnan(residuals)]
+    low, high = np.quantile(residuals, BAND) if residuals.size else (0.0, 0.0)
+    prefill = f.prefill or DEFAULT_PREFILL
+    what = note or f"{f.points} pengukuran pada {f.devices} perangkat (build era {f.era})"
+    borrowed = f"; nilai yang tidak bisa ditentukan data ini dari fit {f.donor}" if f.donor else ""
+    return {
+        "name": name,
+        "decode_efficiency_frac": round(f.decode.efficiency, 4),
+        "decode_efficiency_hbm_frac": round(f.decode.efficiency_hbm, 4),
+        "layer_overhead_ms": round(f.decode.layer_overhead_ms, 5),
+        "attention_ns": round(f.decode.attention_ns, 3),
+        "prefill_efficiency_frac": round(prefill.efficiency, 4),
+        "prefill_efficiency_quant_frac": round(prefill.efficiency_quant, 4),
+        "prefill_layer_overhead_us": round(prefill.layer_overhead_us, 4),
+        "decode_flop_per_byte": round(f.decode.flop_per_byte, 2),
+        "prefill_attention_efficiency_frac": round(prefill.attention_efficiency, 4),
+        "prefill_chunk_tokens": CHUNK,
+        "fp8_fp4_units": 0,
+        "serial_frac": serial_frac,
+        "error_low_frac": round(min(0.0, float(low)), 4),
+        "error_high_frac": round(max(0.0, float(high)), 4),
+        "fit_points": f.points,
+        "source": f"kalkulator calibrate pada {origin}: {what}; pita = persentil ke-10/ke-90 residu uji dengan satu "
+        f"perangkat disisihkan{borrowed}; serial_frac: fit serving tensorrt-llm (asumsi)",
+        "as_of": as_of,
+    }

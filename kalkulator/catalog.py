@@ -108,6 +108,10 @@ FIELD_LABELS: dict[str, tuple[str, str]] = {
     "prefill_efficiency_frac": ("Efisiensi prefill (0–1)", "Prefill efficiency (0–1)"),
     "prefill_efficiency_quant_frac": ("Efisiensi prefill terkuantisasi (0–1)", "Quantized prefill efficiency (0–1)"),
     "prefill_layer_overhead_us": ("Overhead prefill per layer (µs)", "Prefill overhead per layer (µs)"),
+    "decode_flop_per_byte": ("Kerja ALU decode (FLOP/byte)", "Decode ALU work (FLOP/byte)"),
+    "prefill_attention_efficiency_frac": ("Efisiensi attention prefill (0–1)", "Prefill attention efficiency (0–1)"),
+    "prefill_chunk_tokens": ("Potongan prefill (token)", "Prefill chunk (tokens)"),
+    "fp8_fp4_units": ("Unit FP8/FP4 (0/1)", "FP8/FP4 units (0/1)"),
     "serial_frac": ("Porsi serial (0–1)", "Serial share (0–1)"),
     "error_low_frac": ("Galat bawah (0–1)", "Lower error (0–1)"),
     "error_high_frac": ("Galat atas (0–1)", "Upper error (0–1)"),
@@ -258,7 +262,7 @@ SPEED = Schema(
     "speed",
     "speed_params.csv",
     (
-        _text("name", "engine/backend, or engine/any as the fallback"),
+        _text("name", "engine/backend@era (or without @era), engine/any as the fallback"),
         _num(
             "decode_efficiency_frac",
             "share of peak bandwidth reached in decode (GDDR, LPDDR, DDR)",
@@ -276,6 +280,19 @@ SPEED = Schema(
         ),
         _num("prefill_efficiency_quant_frac", "same with quantized weights", positive=True, high=1),
         _num("prefill_layer_overhead_us", "fixed cost per layer and prompt token, µs", low=0),
+        _num(
+            "decode_flop_per_byte",
+            "peak FP16 FLOPs needed per byte streamed in decode; decode bandwidth ≤ FP16 peak ÷ this (0 = no limit)",
+            low=0,
+        ),
+        _num(
+            "prefill_attention_efficiency_frac",
+            "share of peak FP16 FLOPS reached by prompt attention (query × key, softmax × value)",
+            positive=True,
+            high=1,
+        ),
+        _int("prefill_chunk_tokens", "prompt tokens per prefill step (llama.cpp -ub; 0 = the whole prompt)", low=0),
+        _int("fp8_fp4_units", "1 = FP8/FP4 formats run on the GPU's FP8/FP4 units; 0 = widened to FP16", low=0, high=1),
         _num(
             "serial_frac",
             "share of the shorter of memory and compute time a serving step does not overlap (0 = roofline max)",

@@ -143,6 +143,7 @@ def test_prefill_from_flops(calc):
         prompt_tokens=2000,
         gpu_fp16_tflops=100,
         prefill_efficiency_frac=0.5,
+        prefill_attention_efficiency_frac=0.5,  # attention at the same share as the weight multiplies
         prefill_layer_overhead_us=0,
         gpu_mem_bandwidth_gbs=1000,
     )

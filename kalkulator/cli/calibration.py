@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from kalkulator.calibration import (
+    CURRENT_ERA,
     CalibrationError,
     accuracy_table,
     calibrate,
@@ -19,6 +20,7 @@ from kalkulator.calibration import (
     load_llama_bench,
     load_shipped,
     speed_rows,
+    summary_line,
 )
 from kalkulator.catalog import GPU, MODEL, SPEED, Catalog, CatalogError, load_table
 from kalkulator.cli.common import fail, load_catalog_or_fail
@@ -43,15 +45,15 @@ def format_table(rows: list[dict]) -> str:
         return "–" if v != v else f"{100 * v:.1f} %"
 
     lines = [
-        "| backend | devices | decode rows | decode median | decode p90 | book rule median | book rule p90 "
-        "| prefill rows | prefill median | prefill p90 |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| backend and era | devices | held out | decode rows | decode median | decode p90 | book rule median "
+        "| book rule p90 | prefill rows | prefill median | prefill p90 |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
-            f"| {r['backend']} | {r['devices']} | {r['decode_points']} | {pct(r['decode_median'])} "
-            f"| {pct(r['decode_p90'])} | {pct(r['book_median'])} | {pct(r['book_p90'])} | {r['prefill_points']} "
-            f"| {pct(r['prefill_median'])} | {pct(r['prefill_p90'])} |"
+            f"| {r['backend']} | {r['devices']} | {'yes' if r['held_out'] else 'no (in-sample)'} "
+            f"| {r['decode_points']} | {pct(r['decode_median'])} | {pct(r['decode_p90'])} | {pct(r['book_median'])} "
+            f"| {pct(r['book_p90'])} | {r['prefill_points']} | {pct(r['prefill_median'])} | {pct(r['prefill_p90'])} |"
         )
     return "\n".join(lines)
 
@@ -59,11 +61,13 @@ def format_table(rows: list[dict]) -> str:
 @click.command("accuracy")
 @click.option("--catalog", "catalog_dir", type=click.Path(file_okay=False, path_type=Path), default=CATALOG_DIR)
 def accuracy(catalog_dir: Path) -> None:
-    """Leave-one-device-out error of the speed model on the shipped measurements, against the book's rule."""
+    """Leave-one-device-out error of the speed model per backend and build era, against the book's rule."""
     catalog = _catalog(catalog_dir)
-    fits = calibrate(load_shipped(catalog))
-    click.echo(format_table(accuracy_table(fits)))
-    multi = layer_split_residuals(fits, load_shipped(catalog, multi_gpu=True))
+    report = calibrate(load_shipped(catalog))
+    rows = accuracy_table(report)
+    click.echo(format_table(rows))
+    click.echo("\n" + summary_line(rows))
+    multi = layer_split_residuals(report, load_shipped(catalog, multi_gpu=True))
     median, p90 = error_stats(multi)
     click.echo(
         f"\nMulti-GPU layer split (2–8 GPUs, {multi.size} decode rows, predicted by the single-GPU fit, "
@@ -77,32 +81,43 @@ def accuracy(catalog_dir: Path) -> None:
 @click.option("--gpu", help="Catalog GPU the measurements ran on (needed for llama-bench files).")
 @click.option("--model", "model_name", help="Catalog model that was measured (needed for llama-bench files).")
 @click.option("--engine", default="llama.cpp", show_default=True, help="Engine the measurements come from.")
+@click.option("--era", default=CURRENT_ERA, show_default=True, help="Build era of a llama-bench file's engine.")
 @click.option("--catalog", "catalog_dir", type=click.Path(file_okay=False, path_type=Path), default=CATALOG_DIR)
 @click.option("--dry-run", is_flag=True, help="Print the fitted rows and the report; write nothing.")
 def calibrate_cmd(
-    measurements: Path | None, gpu: str | None, model_name: str | None, engine: str, catalog_dir: Path, dry_run: bool
+    measurements: Path | None,
+    gpu: str | None,
+    model_name: str | None,
+    engine: str,
+    era: str,
+    catalog_dir: Path,
+    dry_run: bool,
 ) -> None:
     """Fit the speed parameters (shipped data, or `llama-bench -o csv|json` output) into speed_params.csv."""
     catalog = _catalog(catalog_dir)
     try:
         if measurements is None:
-            data, origin, min_devices = load_shipped(catalog), "assumptions/calibration/measured_tps.csv", 3
+            data, origin, min_devices = load_shipped(catalog), "data kalibrasi (measured_*.csv)", 3
         else:
             if not gpu or not model_name:
                 fail("--gpu and --model are required with a llama-bench file")
             if catalog["model"].find(model_name) is None:
                 fail(f"--model: {model_name!r} is not in the model catalog")
-            data, origin, min_devices = load_llama_bench(measurements, catalog, gpu, model_name), measurements.name, 1
+            data, origin, min_devices = (
+                load_llama_bench(measurements, catalog, gpu, model_name, era),
+                measurements.name,
+                1,
+            )
     except CalibrationError as exc:
         fail(str(exc))
         return
-    fits = calibrate(data, min_devices=min_devices)
-    if not fits:
+    report = calibrate(data, min_devices=min_devices)
+    if not report.fits:
         fail("no backend has measurements of both decode and enough devices to fit")
     try:
         serving = load_table(SPEED, catalog_dir).find(f"{SERVING_ENGINE}/any")
         serial = serving["serial_frac"] if serving else SERVING_START[1]
-        new = speed_rows(fits, engine, dt.date.today().isoformat(), origin, serial)
+        new = speed_rows(report, engine, dt.date.today().isoformat(), origin, serial)
     except CalibrationError as exc:
         fail(str(exc))
     target = catalog_dir / SPEED.file
@@ -111,7 +126,9 @@ def calibrate_cmd(
     if target.exists():
         names = {r["name"].lower() for r in new}
         with open(target, newline="", encoding="utf-8") as fh:
-            kept = [r for r in csv.DictReader(fh) if r["name"].lower() not in names]
+            # rows named engine/backend without an era belong to an older calibration of this engine
+            old = [r for r in csv.DictReader(fh) if r["name"].lower() not in names]
+            kept = [r for r in old if not (r["name"].startswith(f"{engine}/") and "@" not in r["name"])]
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
@@ -122,7 +139,7 @@ def calibrate_cmd(
             load_table(SPEED, Path(tmp))
         except CatalogError as exc:
             fail("fitted parameters are out of range\n" + "\n".join(exc.messages))
-    click.echo(format_table(accuracy_table(fits)))
+    click.echo(format_table(accuracy_table(report)))
     if dry_run:
         click.echo(buf.getvalue())
         return

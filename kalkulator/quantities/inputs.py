@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, EQ, IF, IFERROR, JOIN, MATCH, NE, Col, R
+from kalkulator.expr import AND, EQ, IF, IFERROR, JOIN, MATCH, MIN, NE, Col, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK = "Buku 'Kalkulasi Token Generation'"
@@ -101,6 +101,17 @@ SCENARIO = (
         BOOK,
         expr=R("prompt_tokens") + R("output_tokens"),
         overridable=True,
+    ),
+    Quantity(
+        "build_era_text",
+        "Generasi build mesin",
+        "Engine build era",
+        "Which builds the speed parameters describe: 2025 = current builds (llama.cpp with CUDA graphs, int8 "
+        "tensor-core matrix kernels, flash attention); 2024 = builds up to mid-2024, as most older published "
+        "measurements were made.",
+        "kalkulator calibrate: one fit per engine, backend and era",
+        default="2025",
+        options=("2025", "2024"),
     ),
     Quantity(
         "cpu_offload_frac",
@@ -312,11 +323,12 @@ FORMATS = (
         "gpu_compute_tflops",
         "Puncak komputasi untuk format ini",
         "Peak compute for this format",
-        "FP4 peak for fp4 formats on GPUs with FP4 units, FP8 peak for fp8 formats on GPUs with FP8 units, "
-        "else the FP16 peak (weights are widened to FP16 before the matrix multiply).",
+        "FP4 peak for fp4 formats on GPUs with FP4 units when the engine's kernels use them, FP8 peak for fp8 "
+        "formats on GPUs with FP8 units; else the FP16 peak (weights are widened before the matrix multiply: "
+        "llama.cpp computes MXFP4 with its integer kernels).",
         "NVIDIA Hopper/Blackwell architecture (FP8/FP4 tensor cores); vLLM/TensorRT-LLM FP8 W8A8 kernels",
         expr=IF(
-            AND(EQ(R("quant_compute_type"), "fp4"), R("gpu_fp4_tflops") > 0),
+            AND(EQ(R("quant_compute_type"), "fp4"), R("gpu_fp4_tflops") > 0, R("engine_fp8_fp4_units_flag") > 0),
             R("gpu_fp4_tflops"),
             IF(
                 AND(EQ(R("quant_compute_type"), "fp8"), R("gpu_fp8_tflops") > 0),
@@ -348,29 +360,79 @@ FORMATS = (
         "speed_key_text",
         "Kunci parameter kecepatan",
         "Speed-parameter key",
-        "engine/backend: the row of the speed parameters used (engine/any when the pair was not calibrated).",
+        "engine/backend@era: the speed parameters wanted (engine/any@era, engine/backend or engine/any when that "
+        "row was not calibrated).",
         "Katalog parameter kecepatan",
-        expr=JOIN(R("engine"), "/", R("gpu_backend")),
+        expr=JOIN(R("engine"), "/", R("gpu_backend"), "@", R("build_era_text")),
     ),
     Quantity(
         "speed_row",
         "Baris parameter kecepatan",
         "Speed-parameter row",
-        "Row of engine/backend in the speed parameters, else of engine/any (0 = none).",
+        "Row of engine/backend@era in the speed parameters, else of engine/any@era, engine/backend or engine/any "
+        "(0 = none).",
         "Katalog parameter kecepatan",
         expr=IFERROR(
             MATCH(R("speed_key_text"), Col("speed", "name")),
-            IFERROR(MATCH(JOIN(R("engine"), "/any"), Col("speed", "name")), 0),
+            IFERROR(
+                MATCH(JOIN(R("engine"), "/any@", R("build_era_text")), Col("speed", "name")),
+                IFERROR(
+                    MATCH(JOIN(R("engine"), "/", R("gpu_backend")), Col("speed", "name")),
+                    IFERROR(MATCH(JOIN(R("engine"), "/any"), Col("speed", "name")), 0),
+                ),
+            ),
         ),
     ),
     lookup(
-        "decode_efficiency_frac",
+        "speed_params_name",
         "speed",
+        "name",
+        "Parameter kecepatan yang dipakai",
+        "Speed parameters used",
+        "Name of the speed-parameter row the scenario uses.",
+        fallback="",
+    ),
+    lookup(
+        "engine_bandwidth_efficiency_frac",
+        "speed",
+        "decode_efficiency_frac",
+        "Efisiensi bandwidth kernel decode",
+        "Decode kernels' bandwidth efficiency",
+        "Share of peak bandwidth the engine's decode kernels reach on this memory type (HBM or other) when the "
+        "GPU's cores can issue the loads fast enough.",
+        instead=(EQ(R("gpu_memory_type"), "hbm"), "decode_efficiency_hbm_frac"),
+    ),
+    lookup(
+        "decode_alu_flop_per_byte",
+        "speed",
+        "decode_flop_per_byte",
+        "Kerja ALU per byte bobot saat decode",
+        "ALU work per byte streamed in decode",
+        "Peak FP16 FLOPs the GPU must have per byte it streams in decode (loads, dequantisation, dot products): "
+        "a GPU with few cores for its bandwidth cannot reach the kernels' efficiency (0 = no such limit).",
+    ),
+    Quantity(
+        "decode_alu_limit_frac",
+        "Batas bandwidth dari kemampuan core",
+        "Bandwidth share the cores can feed",
+        "FP16 peak ÷ (ALU work per byte × bandwidth): the share of peak bandwidth the cores can keep busy "
+        "(Apple GPUs with few cores, old Tesla cards).",
+        "Fitted by kalkulator calibrate (Apple M-series: achieved bandwidth grows with the GPU core count)",
+        expr=IF(
+            R("decode_alu_flop_per_byte") > 0,
+            safe_div(R("gpu_fp16_tflops") * 1000, R("decode_alu_flop_per_byte") * R("gpu_mem_bandwidth_gbs"), 1),
+            1,
+        ),
+    ),
+    Quantity(
         "decode_efficiency_frac",
         "Efisiensi bandwidth decode",
         "Decode bandwidth efficiency",
-        "Share of peak bandwidth a decode step reaches, for this engine, backend and memory type (HBM or other).",
-        instead=(EQ(R("gpu_memory_type"), "hbm"), "decode_efficiency_hbm_frac"),
+        "Share of peak bandwidth a decode step reaches: the kernels' efficiency, or less when the cores cannot "
+        "feed it. Type a measured share in the yellow cell to use it.",
+        "Fitted by kalkulator calibrate (see Katalog Model: parameter kecepatan)",
+        expr=MIN(R("engine_bandwidth_efficiency_frac"), R("decode_alu_limit_frac")),
+        overridable=True,
     ),
     lookup(
         "decode_layer_overhead_ms",
@@ -396,6 +458,33 @@ FORMATS = (
         "Prefill compute efficiency",
         "Share of peak FP16 FLOPS reached in prefill (MFU), for float or quantized weights.",
         instead=(NE(R("quant_kind_type"), "float"), "prefill_efficiency_quant_frac"),
+    ),
+    lookup(
+        "prefill_attention_efficiency_frac",
+        "speed",
+        "prefill_attention_efficiency_frac",
+        "Efisiensi komputasi attention prefill",
+        "Prefill attention efficiency",
+        "Share of the peak FLOPS the attention of a prompt reaches (query × key and softmax × value over the "
+        "context): less than the weight matrix multiplies, and what makes a prompt after a long context slow.",
+    ),
+    lookup(
+        "prefill_chunk_tokens",
+        "speed",
+        "prefill_chunk_tokens",
+        "Ukuran potongan prefill",
+        "Prefill chunk size",
+        "Prompt tokens the engine processes per step (llama.cpp micro-batch -ub 512; vLLM/TensorRT-LLM token "
+        "budget): every chunk reads the weights it needs once.",
+    ),
+    lookup(
+        "engine_fp8_fp4_units_flag",
+        "speed",
+        "fp8_fp4_units",
+        "Kernel FP8/FP4 dipakai?",
+        "FP8/FP4 kernels used?",
+        "1 when the engine computes FP4 formats (MXFP4, NVFP4) on the GPU's FP4 units; 0 when it widens them "
+        "first (FP8 formats use FP8 units where the GPU has them).",
     ),
     lookup(
         "prefill_layer_overhead_us",

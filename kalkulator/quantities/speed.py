@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, EQ, IF, MAX, Msg, Node, R, safe_div
+from kalkulator.expr import AND, EQ, IF, MAX, MIN, ROUNDUP, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
 
 BOOK_TPS = "Buku, Bab token/s: tok/s ≈ bandwidth ÷ bytes dibaca per token"
 # Shown instead of a latency when the load is at or above capacity.
 QUEUE_UNBOUNDED = Msg("antrean tak terbatas: beban melebihi kapasitas", "unbounded queue: load above capacity")
 BOOK_LAT = "Buku, Bab TTFT/TPOT: E2E = TTFT + output × TPOT + overhead"
+
+
+def attended_layer_tokens(keys: Node) -> Node:
+    """Layers × keys a query attends to: all `keys` in full-attention layers, at most the window in sliding ones."""
+    sliding = R("model_sliding_layers")
+    return (R("model_layers") - sliding) * keys + sliding * MIN(keys, R("model_sliding_window_tokens"))
 
 
 def decode_step(users: Node) -> Node:
@@ -113,12 +119,13 @@ QUANTITIES = (
         "decode_user_compute_ms",
         "Waktu komputasi per pengguna per langkah",
         "Compute time per user and step",
-        "(2 × active params + 4 × layers × context × heads × head_dim attention FLOPs) ÷ usable FLOPS.",
+        "(2 × active params + 4 × layers × context × heads × head_dim attention FLOPs) ÷ usable FLOPS; "
+        "sliding-window layers attend to at most their window.",
         "Kaplan et al. 2020 (2N FLOPs per token); Buku, Bab arithmetic intensity",
         expr=safe_div(
             (
                 2 * R("model_active_params_b") * 1e9
-                + 4 * R("model_layers") * R("context_tokens") * R("model_heads") * R("model_head_dim")
+                + 4 * attended_layer_tokens(R("context_tokens")) * R("model_heads") * R("model_head_dim")
             )
             * 1000,
             R("gpu_compute_tflops") * 1e12 * R("parallel_gpus") * R("prefill_efficiency_frac"),
@@ -144,9 +151,9 @@ QUANTITIES = (
         "decode_user_overhead_ms",
         "Biaya attention per pengguna per langkah",
         "Attention cost per user and step",
-        "Layers × context × attention cost per context token.",
+        "Layers × context × attention cost per context token (sliding-window layers: at most their window).",
         "Fitted by kalkulator calibrate (see Katalog Model: parameter kecepatan)",
-        expr=R("model_layers") * R("context_tokens") * R("decode_attention_ns") / 1e6,
+        expr=attended_layer_tokens(R("context_tokens")) * R("decode_attention_ns") / 1e6,
     ),
     Quantity(
         "decode_overhead_ms",
@@ -267,42 +274,96 @@ QUANTITIES = (
         expr=R("prompt_tokens") - R("prefill_cached_tokens"),
     ),
     Quantity(
+        "prefill_matmul_tflop",
+        "Komputasi prefill: perkalian bobot",
+        "Prefill compute: weight multiplies",
+        "2 × active params × new prompt tokens.",
+        "Kaplan et al. 2020 (2N FLOPs per token); Buku, Bab prefill",
+        expr=2 * R("model_active_params_b") * 1e9 * R("prefill_new_tokens") / 1e12,
+    ),
+    Quantity(
+        "prefill_attention_tflop",
+        "Komputasi prefill: attention",
+        "Prefill compute: attention",
+        "New prompt tokens n after c cached ones: 4 × heads × head_dim × n × layers × (c + n/2) (causal; each new "
+        "token attends to the cache and to the new tokens before it; sliding-window layers to at most their window).",
+        "Vaswani et al. 2017; FlashAttention (Dao et al. 2022) FLOP count",
+        expr=4
+        * R("model_heads")
+        * R("model_head_dim")
+        * R("prefill_new_tokens")
+        * attended_layer_tokens(R("prefill_cached_tokens") + R("prefill_new_tokens") / 2)
+        / 1e12,
+    ),
+    Quantity(
         "prefill_tflop",
         "Komputasi prefill",
         "Prefill compute",
-        "New prompt tokens n after c cached ones: 2 × active params × n + attention 4 × layers × heads × head_dim × "
-        "n × (c + n/2) (causal; each new token attends to the cache and to the new tokens before it).",
+        "Weight multiplies + attention.",
         "Kaplan et al. 2020; Buku, Bab prefill",
-        expr=(
-            2 * R("model_active_params_b") * 1e9 * R("prefill_new_tokens")
-            + 4
-            * R("model_layers")
-            * R("model_heads")
-            * R("model_head_dim")
-            * R("prefill_new_tokens")
-            * (R("prefill_cached_tokens") + R("prefill_new_tokens") / 2)
-        )
-        / 1e12,
+        expr=R("prefill_matmul_tflop") + R("prefill_attention_tflop"),
     ),
     Quantity(
         "prefill_compute_s",
         "Waktu komputasi prefill",
         "Prefill compute time",
-        "Prefill FLOPs ÷ (FP16 FLOPS × GPUs in parallel × compute efficiency) + prompt × layers × cost per layer.",
+        "Weight multiplies ÷ (peak FLOPS of the format × GPUs in parallel × compute efficiency) + attention ÷ (FP16 "
+        "peak × GPUs × attention efficiency) + prompt × layers × cost per layer.",
         "Buku, Bab prefill; fitted by kalkulator calibrate",
-        expr=safe_div(R("prefill_tflop"), R("gpu_compute_tflops") * R("parallel_gpus") * R("prefill_efficiency_frac"))
+        expr=safe_div(
+            R("prefill_matmul_tflop"), R("gpu_compute_tflops") * R("parallel_gpus") * R("prefill_efficiency_frac")
+        )
+        + safe_div(
+            R("prefill_attention_tflop"),
+            R("gpu_fp16_tflops") * R("parallel_gpus") * R("prefill_attention_efficiency_frac"),
+        )
         + R("prefill_new_tokens") * R("model_layers") * R("prefill_layer_overhead_us") / 1e6,
+    ),
+    Quantity(
+        "prefill_chunks_ratio",
+        "Jumlah potongan prefill",
+        "Prefill chunks",
+        "New prompt tokens ÷ chunk size, rounded up (1 when the engine takes the whole prompt at once).",
+        "llama.cpp n_ubatch; vLLM max_num_batched_tokens",
+        expr=IF(
+            R("prefill_chunk_tokens") > 0, ROUNDUP(safe_div(R("prefill_new_tokens"), R("prefill_chunk_tokens")), 0), 1
+        ),
+    ),
+    Quantity(
+        "prefill_weights_touched_frac",
+        "Porsi bobot yang dibaca per potongan",
+        "Share of weights read per chunk",
+        "1 − (1 − active ÷ total params)^(tokens per chunk): a dense model reads every weight; an MoE chunk reads "
+        "the experts its tokens are routed to, all of them once a chunk holds a few hundred tokens.",
+        "Expected distinct experts hit by m tokens routed independently (Mixtral, Jiang et al. 2024)",
+        expr=IF(
+            MIN(
+                R("prefill_new_tokens"),
+                IF(R("prefill_chunk_tokens") > 0, R("prefill_chunk_tokens"), R("prefill_new_tokens")),
+            )
+            > 0,
+            1
+            - (1 - safe_div(R("model_active_params_b"), R("model_params_b"), 1))
+            ** MIN(
+                R("prefill_new_tokens"),
+                IF(R("prefill_chunk_tokens") > 0, R("prefill_chunk_tokens"), R("prefill_new_tokens")),
+            ),
+            0,
+        ),
     ),
     Quantity(
         "prefill_memory_s",
         "Waktu baca bobot saat prefill",
         "Prefill weight-read time",
-        "A prompt reads every weight at least once (offloaded ones from system RAM).",
-        "Roofline model",
-        expr=safe_div(
-            R("gpu_weights_gb"), R("gpu_mem_bandwidth_gbs") * R("parallel_gpus") * R("decode_efficiency_frac")
-        )
-        + safe_div(R("weights_gb") - R("gpu_weights_gb"), R("host_mem_bandwidth_gbs") * R("decode_efficiency_frac")),
+        "Every chunk reads the weights its tokens need (offloaded ones from system RAM): chunks × share read × "
+        "weights ÷ bandwidth.",
+        "Roofline model; llama.cpp micro-batches",
+        expr=R("prefill_chunks_ratio")
+        * R("prefill_weights_touched_frac")
+        * (
+            safe_div(R("gpu_weights_gb"), R("gpu_mem_bandwidth_gbs") * R("parallel_gpus") * R("decode_efficiency_frac"))
+            + safe_div(R("weights_gb") - R("gpu_weights_gb"), R("host_mem_bandwidth_gbs") * R("decode_efficiency_frac"))
+        ),
     ),
     Quantity(
         "prefill_tok_s",
