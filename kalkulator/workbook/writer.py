@@ -50,10 +50,11 @@ LEVELS = {  # conditional fills: Excel's own good / neutral / bad colours
 ERROR_CODES = ("#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!")  # cached as t="e"
 
 # Printing: A4 portrait, one page wide, so widths decide how small the print is. Widths come from the layout,
-# except that a column of long labels, notes or names (all wrapped) or of catalog text (cut at the cell edge) is
-# at most CAP_WIDTH wide, yet never narrower than its longest word, and a column of numbers is wide enough for them
-# (rupiah for Rp 999,999,999,999): the printout never shows ###.
+# except that a column of labels, notes or names (all wrapped) or of long catalog text (sources, cut at the cell
+# edge) is at most CAP_WIDTH wide, yet never narrower than its longest word, and a column of numbers is wide enough
+# for them (rupiah for Rp 999,999,999,999): the printout never shows ###.
 CAP_WIDTH = {"label": 32, "note": 32, "name": 22, "data": 24}
+LONG_TEXT = 40  # catalog text longer than this is prose (a source, a note); shorter text (a name) is never cut
 MONEY_WIDTH, NUMBER_WIDTH = 20, 12
 DEFAULT_WIDTH = 8.43  # Excel's default column, in widths of the digit 0
 PROSE_CHARS_PER_DIGIT, LINE_SPACING = 1.2, 1.22  # for the row heights of wrapped text (see row_heights)
@@ -239,13 +240,14 @@ def column_widths(
     caps: dict[int, float] = {}
     floors: dict[int, float] = {}
     for c in cells:
-        if c.style in CAP_WIDTH and isinstance(c.value, str) and len(c.value) > CAP_WIDTH[c.style]:
-            caps[c.col] = min(caps.get(c.col, math.inf), CAP_WIDTH[c.style])
+        wraps = STYLES[c.style].get("text_wrap")
+        if c.style in CAP_WIDTH and isinstance(c.value, str) and (wraps or len(c.value) > LONG_TEXT):
+            caps[c.col] = max(caps.get(c.col, 0), CAP_WIDTH[c.style])  # the roomiest style of the column
         if isinstance(c.value, int | float) and not isinstance(c.value, bool):
             floors[c.col] = max(floors.get(c.col, 0), _shown_width(c.value, c.number_format, c.style))
-        elif isinstance(c.value, str) and STYLES[c.style].get("text_wrap"):  # wrapped text breaks between words
-            longest = max((len(word) for word in c.value.split()), default=0)
-            floors[c.col] = max(floors.get(c.col, 0), longest / PROSE_CHARS_PER_DIGIT * _size(c.style) / 11 + 1)
+        elif isinstance(c.value, str) and (wraps or (c.style == "data" and len(c.value) <= LONG_TEXT)):
+            whole = max((len(word) for word in c.value.split()), default=0) if wraps else len(c.value)
+            floors[c.col] = max(floors.get(c.col, 0), whole / PROSE_CHARS_PER_DIGIT * _size(c.style) / 11 + 1)
     for f in formulas:
         if f.number_format == "@":
             continue
