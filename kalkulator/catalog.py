@@ -656,6 +656,17 @@ def _per_gpu(column: str) -> Callable[[dict], float | None]:
     return lambda row: row[column] / row["gpus"] if row[column] is not None and row["gpus"] else None
 
 
+def _engines_have_speed(tables: dict[str, Table], folder: Path) -> list[str]:
+    """Every engine needs a fallback speed row (engine/any, or engine/any@era): without one its speeds are 0."""
+    speed_names = tables["speed"].names
+    return [
+        f"{folder / ENGINE.file}:{line}:name: engine {row['name']!r} has no speed parameters; add a row "
+        f"{row['name']}/any to {SPEED.file} (or run kalkulator calibrate)"
+        for row, line in zip(tables["engine"].rows, tables["engine"].lines, strict=True)
+        if not any(n.startswith(f"{row['name']}/any") for n in speed_names)
+    ]
+
+
 def load_catalog(folder: Path | None = None) -> Catalog:
     """Load every catalog; collect all errors before raising."""
     folder = folder or CATALOG_DIR
@@ -673,6 +684,7 @@ def load_catalog(folder: Path | None = None) -> Catalog:
         from kalkulator.quantities.domains import catalog_problems  # the quantities' domains, one table
 
         errors += catalog_problems(tables, folder)
+        errors += _engines_have_speed(tables, folder)
     if errors:
         raise CatalogError(errors)
     return Catalog(tables)

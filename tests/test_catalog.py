@@ -180,3 +180,16 @@ def test_catalog_values_outside_the_quantity_domain_are_errors(catalog_copy):
     assert err.value.messages == [
         f"{path}:2:layers: 20000 must be a whole number from 1 to 10,000 (read as model_layers)"
     ]
+
+
+def test_an_engine_without_speed_parameters_is_an_error(catalog_copy):
+    path = catalog_copy / "engines.csv"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines.append("newengine,a new engine,8,test row,2026-12-01\n")
+    path.write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(CatalogError) as err:
+        load_catalog(catalog_copy)
+    assert err.value.messages == [
+        f"{path}:{len(lines)}:name: engine 'newengine' has no speed parameters; add a row "
+        "newengine/any to speed_params.csv (or run kalkulator calibrate)"
+    ]
