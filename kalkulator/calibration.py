@@ -267,6 +267,8 @@ def _fit(kind: str, x: pd.DataFrame, free: list[str], base, predict) -> object:
         lambda v: np.log(predict(params(v), x)) - measured,
         start,
         bounds=([bounds[f][0] for f in free], [bounds[f][1] for f in free]),
+        xtol=1e-12,
+        ftol=1e-12,
     )
     return params(res.x)
 
