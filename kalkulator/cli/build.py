@@ -186,7 +186,8 @@ def verify_cmd(path: Path, shipped_only: bool, with_lo: bool, catalog_dir: Path 
     click.echo(
         f"formulas: {report.cells_checked} cells checked "
         f"({len(result.layout.formulas)} formula cells × {len(passes)} input sets: {'; '.join(report.passes)}), "
-        f"{len(report.mismatches)} mismatches, {len(report.unexpected_formulas)} unexpected formula cells"
+        f"{len(report.mismatches)} mismatches, {len(report.unexpected_formulas)} unexpected formula cells, "
+        f"{report.cached_checked} cached values checked against the recalculation"
     )
     ok = report.ok
     if with_lo:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -63,6 +63,7 @@ class FormulaCell:
     text: str  # the Excel formula, rendered from node
     key: tuple  # ("q", name) for a scenario cell, ("row", block, index, name) for a table cell
     number_format: str
+    style: str = "data"  # "answer" in the answer block
 
     @property
     def coord(self) -> str:
@@ -119,6 +120,8 @@ class Layout:
     widths: dict[str, dict[int, float]] = field(default_factory=dict)
     charts: list[Chart] = field(default_factory=list)
     conditionals: list[Conditional] = field(default_factory=list)
+    hidden_columns: dict[str, tuple[int, int]] = field(default_factory=dict)  # sheet → (first, last) helper columns
+    repeat_header: set[str] = field(default_factory=set)  # sheets whose row-3 header heads every printed page
 
 
 def ref(sheet: str, row: int, col: int) -> str:
@@ -170,7 +173,7 @@ def build_layout(
     catalog_pos: dict[str, tuple[str, int, int]] = {}  # table -> (sheet, first data row, n rows)
     pending_rows: list[tuple[str, int, dict]] = []  # (sheet, start row, block)
     pending_charts: list[tuple[str, dict, int]] = []
-    tables: dict[tuple[str, str], tuple[int, int, list[str]]] = {}  # (sheet, title_en) -> header row, rows, columns
+    tables: dict[tuple[str, str], tuple[int, int, dict[str, int]]] = {}  # (sheet, title_en) -> header, rows, columns
     pending_quantities: list[tuple[str, int, str]] = []
     pending_answers: list[tuple[str, int, str]] = []  # answer rows: a home for new names, else a reference
 
@@ -275,9 +278,13 @@ def build_layout(
         _place_reference(lay, graph, title, row, name, placed[name][0], cells, ranges)
     for title, row, name in pending_answers:
         _colour_answer(lay, graph, title, row, name)
+    helper_start = _helper_columns(lay, pending_rows)
     for title, row, block in pending_rows:
-        columns, n = _place_rows(lay, graph, catalog, catalog_pos, title, row, block, cells, ranges)
-        tables[(title, block["title_en"])] = (row + 1, n, columns)
+        n, positions = _place_rows(
+            lay, graph, catalog, catalog_pos, title, row, block, cells, ranges, helper_start[title]
+        )
+        tables[(title, block["title_en"])] = (row + 1, n, positions)
+    lay.repeat_header = {title_of(sheet) for sheet in plan if _one_table(sheet)}
     for title, block, row in pending_charts:
         lay.charts.append(_chart(lay, title, block, f"A{row}", placed, tables))
     return lay
@@ -351,7 +358,11 @@ def _place_reference(
 
 
 def _colour_answer(lay: Layout, graph: Graph, title: str, row: int, name: str) -> None:
-    """Green/amber/red on the answer block: OK and TRUE green, FALSE and a status problem red, a reason amber."""
+    """Answer cells bold (a status sentence wrapped); green/amber/red: OK and TRUE green, FALSE and a status
+    problem red, a reason in place of a number amber."""
+    for i, f in enumerate(lay.formulas):
+        if (f.sheet, f.row, f.col) == (title, row, VALUE_COL):
+            lay.formulas[i] = replace(f, style="status" if name == "status_text" else "answer")
     coord = f"{get_column_letter(VALUE_COL)}{row}"
     if name.endswith("_text"):
         lay.conditionals.append(Conditional(title, coord, f'{coord}="OK"', "ok"))
@@ -361,6 +372,26 @@ def _colour_answer(lay: Layout, graph: Graph, title: str, row: int, name: str) -
         lay.conditionals.append(Conditional(title, coord, f"{coord}=FALSE", "bad"))
     else:
         lay.conditionals.append(Conditional(title, coord, f"ISTEXT({coord})", "warn"))
+
+
+def _one_table(sheet: dict) -> bool:
+    """A sheet whose row-3 header heads everything on it: quantities only, or a single catalog."""
+    kinds = [b["kind"] for b in sheet["blocks"]]
+    return kinds == ["catalog"] or set(kinds) <= {"quantities", "answers"}
+
+
+def _helper_columns(lay: Layout, pending_rows: list[tuple[str, int, dict]]) -> dict[str, int]:
+    """Where each sheet's helper columns start: right of everything else on the sheet, one column apart.
+
+    A live table shows the columns its plan asks for; the quantities between them and the bound ones (added
+    automatically) sit in hidden, grouped columns further right, so the sheet prints readably one page wide.
+    """
+    start = {}
+    for title in {t for t, _, _ in pending_rows}:
+        used = max((c.col for c in lay.cells if c.sheet == title), default=1)
+        asked = max(1 + len(b["columns"]) for t, _, b in pending_rows if t == title)
+        start[title] = max(used, asked) + 2
+    return start
 
 
 def _place_rows(
@@ -373,7 +404,9 @@ def _place_rows(
     block: dict,
     cells: dict[str, str],
     ranges: dict,
-) -> None:
+    helper_start: int,
+) -> tuple[int, dict[str, int]]:
+    """Place a live table; return its number of rows and the column of each quantity."""
     lang = lay.lang
     bind: dict[str, str] = block["bind"]
     # `hold`: quantities that keep the scenario's value in every row (the closure stops there).
@@ -381,11 +414,25 @@ def _place_rows(
     for name in block["columns"]:
         if not graph.depends_on(name, set(bind)):
             raise ValueError(f"table {block[f'title_{lang}']!r}: column {name} does not depend on {sorted(bind)}")
+    helpers = [c for c in columns if c not in block["columns"]]
+    positions = {name: j for j, name in enumerate(block["columns"], start=2)}
+    positions |= {name: helper_start + k for k, name in enumerate(helpers)}
+    if helpers:
+        first, last = lay.hidden_columns.get(title, (helper_start, helper_start))
+        lay.hidden_columns[title] = (helper_start, max(last, helper_start + len(helpers) - 1))
     key_name = next(iter(bind))
-    lay.cells.append(Cell(title, row, 1, block[f"title_{lang}"], "section"))
+    section = block[f"title_{lang}"]
+    if helpers:
+        span = f"{get_column_letter(helper_start)}–{get_column_letter(helper_start + len(helpers) - 1)}"
+        section += (
+            f" (perhitungan antara: kolom {span}, tersembunyi)"
+            if lang == "id"
+            else (f" (intermediate steps: columns {span}, hidden)")
+        )
+    lay.cells.append(Cell(title, row, 1, section, "section"))
     header = row + 1
     lay.cells.append(Cell(title, header, 1, graph[key_name].label(lang), "header"))
-    for j, name in enumerate(columns, start=2):
+    for name, j in positions.items():
         q = graph[name]
         unit = "" if q.is_text else f" ({q.unit.label_in(lang)})"
         lay.cells.append(Cell(title, header, j, f"{q.label(lang)}{unit}", "header"))
@@ -422,9 +469,9 @@ def _place_rows(
             lay.formulas.append(
                 FormulaCell(title, r, 1, node, to_excel(node, local, ranges, lang), ("row", index, i, key_name), "@")
             )
-        for j, name in enumerate(columns, start=2):
+        for name, j in positions.items():
             local[name] = f"${get_column_letter(j)}{r}"
-        for j, name in enumerate(columns, start=2):
+        for name, j in positions.items():
             expr = graph[name].expr
             assert expr is not None
             lay.formulas.append(
@@ -438,12 +485,12 @@ def _place_rows(
                     graph[name].unit.number_format,
                 )
             )
-    if "fits_in_vram" in columns and n_rows:
-        fits = get_column_letter(columns.index("fits_in_vram") + 2)
-        last = get_column_letter(len(columns) + 1)
+    if "fits_in_vram" in block["columns"] and n_rows:
+        fits = get_column_letter(positions["fits_in_vram"])
+        last = get_column_letter(len(block["columns"]) + 1)
         area = f"A{first}:{last}{first + n_rows - 1}"
         lay.conditionals.append(Conditional(title, area, f"${fits}{first}=FALSE", "bad"))
-    return columns, n_rows
+    return n_rows, positions
 
 
 def _chart(
@@ -452,7 +499,7 @@ def _chart(
     block: dict,
     anchor: str,
     placed: dict[str, tuple[str, int]],
-    tables: dict[tuple[str, str], tuple[int, int, list[str]]],
+    tables: dict[tuple[str, str], tuple[int, int, dict[str, int]]],
 ) -> Chart:
     """A chart over consecutive quantity rows of this sheet, or over columns of a live table on it."""
     lang = lay.lang
@@ -464,9 +511,9 @@ def _chart(
         series = ((rows[0] - 1, rows[0], rows[-1], VALUE_COL),)
         categories = (rows[0], rows[-1], 1)
     else:
-        header, n, columns = tables[(title, block["table"])]
+        header, n, positions = tables[(title, block["table"])]
         first = header + 2
-        series = tuple((header, first, first + n - 1, columns.index(c) + 2) for c in block["columns"])
+        series = tuple((header, first, first + n - 1, positions[c]) for c in block["columns"])
         categories = (first, first + n - 1, 1)
     return Chart(title, block["chart"], label, anchor, series, categories, block.get(f"y_title_{lang}", ""))
 

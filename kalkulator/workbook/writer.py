@@ -60,6 +60,7 @@ DEFAULT_WIDTH = 8.43  # Excel's default column, in widths of the digit 0
 PROSE_CHARS_PER_DIGIT, LINE_SPACING = 1.2, 1.22  # for the row heights of wrapped text (see row_heights)
 HEADER_ROW = 3  # the column headers of quantity and catalog sheets: frozen, and repeated on every printed page
 ROW_PX = 20  # a default row, in pixels
+STATUS_LINES = 5  # a wrapped status sentence (formula text) gets a row this many lines high
 FOOTER = {"id": "&L&A&RHalaman &P dari &N", "en": "&L&A&RPage &P of &N"}
 
 
@@ -210,9 +211,23 @@ class _Writer:
     def print_setup(self, title: str) -> None:
         """Widths and heights for print; A4 portrait one page wide, header row repeated, footer, charts whole."""
         ws = self.sheets[title]
+        hidden = self.layout.hidden_columns.get(title)
         for col, width in sorted(self.widths[title].items()):
-            ws.set_column(col - 1, col - 1, width)
-        for row, height in sorted(row_heights(self.cells[title], self.widths[title]).items()):
+            if hidden and hidden[0] <= col <= hidden[1]:
+                ws.set_column(col - 1, col - 1, width, None, {"hidden": True, "level": 1})
+            else:
+                ws.set_column(col - 1, col - 1, width)
+        if hidden:  # helper columns of live tables: grouped and collapsed, not printed
+            for col in range(hidden[0], hidden[1] + 1):
+                if col not in self.widths[title]:
+                    ws.set_column(col - 1, col - 1, DEFAULT_WIDTH, None, {"hidden": True, "level": 1})
+            ws.set_column(hidden[1], hidden[1], None, None, {"collapsed": True})
+        heights = row_heights(self.cells[title], self.widths[title])
+        for f in self.formulas[title]:  # a status sentence changes with the inputs; no spreadsheet refits the row
+            if STYLES[f.style].get("text_wrap"):
+                tall = math.ceil(STATUS_LINES * _size(f.style) * LINE_SPACING + 3)
+                heights[f.row] = max(heights.get(f.row, 15), tall)
+        for row, height in sorted(heights.items()):
             ws.set_row(row - 1, height)
         last_row, last_col = self.used[title]
         charts = [xl_cell_to_rowcol(c.anchor)[0] for c in self.layout.charts if c.sheet == title]
@@ -223,14 +238,16 @@ class _Writer:
         ws.set_margins(left=0.5, right=0.5, top=0.5, bottom=0.6)
         ws.set_footer(FOOTER[self.layout.lang])
         ws.print_area(0, 0, last_row - 1, last_col - 1)
-        if any(c.row == HEADER_ROW and c.style == "header" for c in self.cells[title]):
+        if title in self.layout.repeat_header and any(
+            c.row == HEADER_ROW and c.style == "header" for c in self.cells[title]
+        ):
             ws.repeat_rows(HEADER_ROW - 1)
         if charts:
             ws.set_h_pagebreaks(sorted(charts))  # a chart starts a page (a break after the row above its anchor)
 
 
 def _style(f: FormulaCell) -> str:
-    return getattr(f, "style", "data")  # a formula cell may carry a style of its own (e.g. "answer")
+    return f.style
 
 
 def column_widths(
