@@ -201,7 +201,10 @@ class _Writer:
             chart.set_legend({"none": True})
         chart.set_title({"name": spec.title})
         chart.set_x_axis({"label_position": "low"})
-        chart.set_y_axis({"name": spec.y_title, "num_format": "#,##0"})
+        money = "Rp" in spec.y_title or "IDR" in spec.y_title
+        # Rupiah axes in millions ("jt" = juta): Rp 1.5 billion reads 1,500 jt, not 1,500,000,000.
+        axis_format = ('#,##0,," jt"' if self.layout.lang == "id" else '#,##0,," mn"') if money else "#,##0"
+        chart.set_y_axis({"name": spec.y_title, "num_format": axis_format})
         width = sum(
             _pixels(self.widths[spec.sheet].get(col, DEFAULT_WIDTH)) for col in range(1, self.used[spec.sheet][1] + 1)
         )
