@@ -132,6 +132,12 @@ FIELD_LABELS: dict[str, tuple[str, str]] = {
     "idr_per_month": ("Rp/bulan", "Rp/month"),
     "hosting.gpus": ("GPU dalam paket", "GPUs in the plan"),
     "kw_included": ("Daya termasuk (kW)", "Power included (kW)"),
+    "workload.prompt_tokens": ("Token prompt", "Prompt tokens"),
+    "workload.output_tokens": ("Token output", "Output tokens"),
+    "workload.prefix_cache_hit_frac": ("Porsi dari prefix cache (0–1)", "Share from the prefix cache (0–1)"),
+    "workload.sla_ttft_s": ("Target TTFT (detik)", "TTFT target (s)"),
+    "workload.sla_tpot_ms": ("Target TPOT (ms)", "TPOT target (ms)"),
+    "workload.active_hours_per_day": ("Jam aktif per hari", "Active hours per day"),
 }
 
 
@@ -378,7 +384,24 @@ HOSTING = Schema(
     "Colocation and dedicated servers",
 )
 
-SCHEMAS: tuple[Schema, ...] = (GPU, MODEL, QUANT, KV_CACHE, ENGINE, SPEED, TARIFF, CLOUD, API, HOSTING)
+WORKLOAD = Schema(
+    "workload",
+    "workloads.csv",
+    (
+        _text("name"),
+        _int("prompt_tokens", "tokens in one request's prompt", positive=True),
+        _int("output_tokens", "tokens generated per request", positive=True),
+        _num("prefix_cache_hit_frac", "share of the prompt already in the KV cache", low=0, high=1),
+        _num("sla_ttft_s", "longest acceptable wait for the first token, s", positive=True),
+        _num("sla_tpot_ms", "longest acceptable time per output token, ms", positive=True),
+        _num("active_hours_per_day", "hours per day in which the requests arrive", positive=True, high=24),
+        *_SOURCE,
+    ),
+    "Profil beban kerja",
+    "Workload presets",
+)
+
+SCHEMAS: tuple[Schema, ...] = (GPU, MODEL, QUANT, KV_CACHE, ENGINE, SPEED, TARIFF, CLOUD, API, HOSTING, WORKLOAD)
 
 
 @dataclass(frozen=True)

@@ -109,7 +109,7 @@ def test_staff_counts_the_same_in_cloud_tco_cumulative_and_cost_per_token(calc):
     [
         ({"duty_cycle_frac": 70}, " duty_cycle_frac"),  # meant 0.70
         ({"residual_pct": 150}, " residual_pct"),
-        ({"prefix_cache_hit_frac": -0.1}, " prefix_cache_hit_frac"),
+        ({"idle_power_frac": -0.1}, " idle_power_frac"),  # prefix_cache_hit_frac is a preset value now
         ({"n_gpus": 2.5, "pue": 0.5, "lifetime_years": 0}, " n_gpus pue lifetime_years"),  # every offender, in order
     ],
 )

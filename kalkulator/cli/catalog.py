@@ -14,7 +14,7 @@ from kalkulator.quantities import QUANTITIES
 
 
 @click.command("list")
-@click.argument("what", type=click.Choice(["gpus", "models", "quants", "kv-cache", "engines", "names"]))
+@click.argument("what", type=click.Choice(["gpus", "models", "quants", "kv-cache", "engines", "workloads", "names"]))
 @CATALOG_OPTION
 def list_cmd(what: str, catalog_dir: Path | None) -> None:
     """List catalog names, or every quantity name with its unit."""
@@ -23,7 +23,14 @@ def list_cmd(what: str, catalog_dir: Path | None) -> None:
             kind = "input" if q.is_input else ("formula, settable" if q.overridable else "formula")
             click.echo(f"{q.name:<40} {q.unit.label:<12} {kind}")
         return
-    key = {"gpus": "gpu", "models": "model", "quants": "quant", "kv-cache": "kv_cache", "engines": "engine"}[what]
+    key = {
+        "gpus": "gpu",
+        "models": "model",
+        "quants": "quant",
+        "kv-cache": "kv_cache",
+        "engines": "engine",
+        "workloads": "workload",
+    }[what]
     for name in load_catalog_or_fail(catalog_dir)[key].names:
         click.echo(name)
 

@@ -74,6 +74,11 @@ def _table(graph: Graph, values: Mapping[str, Value], full: bool = False, lang: 
 @click.option("--engine", help="Inference engine, e.g. llama.cpp, vllm.")
 @click.option("--kv-cache", "kv_cache_type", help="KV-cache precision, e.g. F16, Q8_0, FP8.")
 @click.option(
+    "--workload",
+    "workload_name",
+    help="Workload preset (see `kalkulator list workloads`): sets prompt/output tokens, latency targets, active hours.",
+)
+@click.option(
     "--set",
     "sets",
     multiple=True,
@@ -106,6 +111,7 @@ def hitung(
     quant_name,
     engine,
     kv_cache_type,
+    workload_name,
     sets,
     scenarios,
     as_json,
@@ -124,6 +130,7 @@ def hitung(
         "quant_name": quant_name,
         "engine": engine,
         "kv_cache_type": kv_cache_type,
+        "workload_name": workload_name,
     }
     try:
         base = {k: v for k, v in chosen.items() if v is not None}

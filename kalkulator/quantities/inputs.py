@@ -67,30 +67,34 @@ SCENARIO = (
         default="layer",
         options=("layer", "tensor"),
     ),
-    Quantity(
+    lookup(
+        "prompt_tokens",
+        "workload",
         "prompt_tokens",
         "Token prompt",
         "Prompt tokens",
-        "Tokens in one request's prompt (prefill).",
-        BOOK,
-        default=1000,
+        "Tokens in one request's prompt (prefill), from the workload preset; type a count to replace it.",
+        fallback=1000,
     ),
-    Quantity(
+    lookup(
+        "output_tokens",
+        "workload",
         "output_tokens",
         "Token output",
         "Output tokens",
-        "Tokens generated per request (decode).",
-        BOOK,
-        default=500,
+        "Tokens generated per request (decode), from the workload preset; type a count to replace it.",
+        fallback=500,
     ),
-    Quantity(
+    lookup(
+        "prefix_cache_hit_frac",
+        "workload",
         "prefix_cache_hit_frac",
         "Porsi prompt dari prefix cache",
         "Share of the prompt from the prefix cache",
         "Share of each prompt already in the KV cache (a shared system prompt, earlier turns of a chat): "
-        "no prefill compute for it, though new tokens still attend to it; APIs bill it at their cached price.",
-        "vLLM automatic prefix caching; SGLang RadixAttention; OpenAI/Anthropic prompt caching",
-        default=0,
+        "no prefill compute for it, though new tokens still attend to it; APIs bill it at their cached price. "
+        "From the workload preset; type a share to replace it.",
+        fallback=0,
     ),
     Quantity(
         "context_tokens",

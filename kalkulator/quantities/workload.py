@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 from kalkulator.expr import R, safe_div
-from kalkulator.quantities.base import Quantity
+from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_CAP = "Buku, Bab 11 (concurrency) dan Bab 16–17 (token per bulan)"
 
 QUANTITIES = (
+    Quantity(
+        "workload_name",
+        "Profil beban kerja",
+        "Workload preset",
+        "The kind of use: sets the prompt and output tokens, the prefix-cache share, the latency targets and the "
+        "active hours (each stays replaceable by a typed value).",
+        "Katalog profil beban kerja (assumptions/workloads.csv)",
+        default="chat",
+        choices=("workload", "name"),
+    ),
+    row_of("workload", "workload_name", "Baris profil beban kerja", "Workload preset row"),
     Quantity(
         "tokens_per_month",
         "Token per bulan (kebutuhan)",
@@ -49,13 +60,14 @@ QUANTITIES = (
         BOOK_CAP,
         expr=R("input_tokens_per_month") + R("output_tokens_per_month"),
     ),
-    Quantity(
+    lookup(
+        "active_hours_per_day",
+        "workload",
         "active_hours_per_day",
         "Jam aktif per hari",
         "Active hours per day",
-        "Hours per day in which the requests arrive (office hours: about 10).",
-        "Assumption: working day plus evening use",
-        default=12,
+        "Hours per day in which the requests arrive (office hours: about 10), from the workload preset.",
+        fallback=12,
     ),
     Quantity(
         "peak_to_average_ratio",
@@ -81,20 +93,23 @@ QUANTITIES = (
         BOOK_CAP,
         expr=R("average_requests_per_s") * R("peak_to_average_ratio"),
     ),
-    Quantity(
+    lookup(
+        "sla_ttft_s",
+        "workload",
         "sla_ttft_s",
         "Target TTFT",
         "TTFT target",
-        "Longest acceptable average wait for the first token at the peak.",
-        "Buku, Bab 5 (TTFT di bawah ~2 detik terasa responsif)",
-        default=2,
+        "Longest acceptable average wait for the first token at the peak, from the workload preset.",
+        fallback=2,
     ),
-    Quantity(
+    lookup(
+        "sla_tpot_ms",
+        "workload",
         "sla_tpot_ms",
         "Target TPOT",
         "TPOT target",
-        "Longest acceptable time per output token at the peak (100 ms = 10 tok/s per user, faster than reading).",
-        "Buku, Bab 5 (≥ 10 tok/s per pengguna)",
-        default=100,
+        "Longest acceptable time per output token at the peak (100 ms = 10 tok/s per user, faster than reading), "
+        "from the workload preset.",
+        fallback=100,
     ),
 )

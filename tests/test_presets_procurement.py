@@ -1,0 +1,131 @@
+"""Workload presets (issue 13, item 1): the catalog row sets the workload inputs, a typed value replaces them.
+
+The book's figures behind the presets are written out by hand as arithmetic.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from kalkulator.cli import main
+
+PRESET_COLUMNS = (
+    "prompt_tokens",
+    "output_tokens",
+    "prefix_cache_hit_frac",
+    "sla_ttft_s",
+    "sla_tpot_ms",
+    "active_hours_per_day",
+)
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_default_preset_reproduces_the_former_defaults(calc):
+    out = calc()
+    assert out["workload_name"] == "chat"
+    assert (out["prompt_tokens"], out["output_tokens"]) == (1000, 500)
+    assert (out["sla_ttft_s"], out["sla_tpot_ms"]) == (2, 100)
+    assert (out["active_hours_per_day"], out["prefix_cache_hit_frac"]) == (12, 0)
+    assert calc(workload_name="chat") == out
+
+
+def test_every_preset_sets_its_row(calc, catalog):
+    table = catalog["workload"]
+    assert {"chat", "RAG", "agent", "coding assistant", "batch summarisation", "image understanding"} <= set(
+        table.names
+    )
+    for row in table.rows:
+        out = calc(workload_name=row["name"])
+        for column in PRESET_COLUMNS:
+            assert out[column] == pytest.approx(row[column], rel=1e-12), (row["name"], column)
+        assert row["source"] and row["as_of"]
+
+
+def test_a_typed_value_replaces_the_preset_and_the_rest_stays(calc):
+    out = calc(workload_name="agent", prompt_tokens=2000, sla_tpot_ms=50)
+    assert out["prompt_tokens"] == 2000
+    assert out["sla_tpot_ms"] == 50
+    assert out["output_tokens"] == 500  # still the agent row
+    assert out["sla_ttft_s"] == 5
+
+
+def test_agent_preset_is_the_books_agentic_context(catalog):
+    # Book L1736-1739 (10 tools, 8K context per session): system + tool definitions ~3,000 tokens,
+    # tool calls + results ~5,000 tokens: 3,000 + 5,000 = 8,000 tokens of context per request.
+    row = catalog["workload"].find("agent")
+    assert row["prompt_tokens"] == 3000 + 5000 == 8000
+    # The system prompt and tool definitions repeat on every step: 3,000 / 8,000 = 0.375 of the prompt is cached.
+    assert row["prefix_cache_hit_frac"] == pytest.approx(3000 / 8000) == 0.375
+    # Book L1745-1747: 19 chat users → 10 agentic users is a drop of (19 − 10) / 19 = 47.4 % ("~47 %": right).
+    assert (19 - 10) / 19 == pytest.approx(0.474, abs=5e-4)
+
+
+def test_image_preset_is_visual_tokens_plus_text(catalog):
+    # Book L1678 (Qwen 3 VL, ViT patch 14, 336 px): (336 / 14)² = 24² = 576 visual tokens per image;
+    # with ~200 tokens of question text the prompt is 576 + 200 = 776 ≈ 800 tokens.
+    assert (336 // 14) ** 2 == 576
+    row = catalog["workload"].find("image understanding")
+    assert row["prompt_tokens"] == pytest.approx(576 + 200, rel=0.05)
+
+
+def test_chat_preset_matches_the_books_500_token_reply(calc):
+    # Book L326-334: E2E = TTFT + output tokens × TPOT + overhead = 40 + 500 × 30 + 100 = 15,140 ms.
+    assert 40 + 500 * 30 + 100 == 15_140
+    out = calc(workload_name="chat")
+    assert out["output_tokens"] == 500
+    # TPOT target 100 ms = 1 ÷ 0.1 s = 10 tok/s per user (book L366-370: tok/s = 1 ÷ TPOT).
+    assert 1 / (out["sla_tpot_ms"] / 1000) == pytest.approx(10)
+
+
+def test_requests_follow_the_preset_tokens(calc):
+    # 100 M tokens/month ÷ 30.4375 days ÷ (8,000 + 500) tokens per request (agent preset).
+    out = calc(workload_name="agent")
+    assert out["requests_per_day"] == pytest.approx(100e6 / out["month_days"] / (8000 + 500), rel=1e-12)
+
+
+def test_cli_workload_for_every_preset(catalog):
+    for row in catalog["workload"].rows:
+        result = run("hitung", "--workload", row["name"], "--json")
+        assert result.exit_code == 0, (row["name"], result.output)
+        out = json.loads(result.stdout)
+        assert out["workload_name"] == row["name"]
+        for column in PRESET_COLUMNS:
+            assert out[column] == pytest.approx(row[column], rel=1e-12)
+
+
+def test_cli_workload_case_insensitive_and_set_wins():
+    result = run("hitung", "--workload", "rag", "--json", "--set", "output_tokens=123")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["workload_name"] == "RAG"
+    assert out["output_tokens"] == 123
+    assert out["prompt_tokens"] == 4000
+
+
+def test_cli_unknown_workload_names_the_closest():
+    result = run("hitung", "--workload", "agnt")
+    assert result.exit_code != 0
+    assert "not in the workload catalog" in result.output
+    assert "Closest: agent" in result.output
+
+
+def test_list_shows_the_new_names():
+    names = run("list", "names").stdout
+    assert "workload_name" in names
+    assert "workload_row" in names
+    workloads = run("list", "workloads").stdout.splitlines()
+    assert "batch summarisation" in workloads
+    assert "image understanding" in workloads
+
+
+def test_cli_still_checks_a_typed_preset_value():
+    # A preset value replaced by --set is checked where it is typed (its domain), as before.
+    result = run("hitung", "--set", "prefix_cache_hit_frac=-0.1")
+    assert result.exit_code != 0
+    assert "prefix_cache_hit_frac" in result.output
