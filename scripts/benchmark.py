@@ -1,14 +1,21 @@
-"""Measure build and verify time and peak memory of the default workbook (report, don't assert).
+"""Measure the loop a user and a maintainer wait for: hitung, build, verify (report, don't assert).
 
-Run: python scripts/benchmark.py   (figures go into the README's Performance section)
+Run: python scripts/benchmark.py [--runs N]   (figures go into the README's Performance section)
+
+Every figure is min / median / max over several runs: the machines are shared and noisy, so one run says little.
+Commands run as a user runs them (a fresh process, Python start-up and imports included).
 """
 
 from __future__ import annotations
 
+import argparse
 import resource
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from kalkulator.build import build, check_with_libreoffice, verification_passes
@@ -16,38 +23,58 @@ from kalkulator.catalog import load_catalog
 from kalkulator.workbook.libreoffice import soffice
 from kalkulator.workbook.verify import InputSet, verify
 
+KALKULATOR = [sys.executable, "-c", "from kalkulator.cli import main; main()"]
 
-def timed(fn, repeat: int = 1) -> tuple[float, object]:
+
+def runs(fn: Callable[[], object], n: int) -> tuple[list[float], object]:
     times, result = [], None
-    for _ in range(repeat):
+    for _ in range(n):
         start = time.perf_counter()
         result = fn()
         times.append(time.perf_counter() - start)
-    return statistics.median(times), result
+    return times, result
+
+
+def spread(times: list[float]) -> str:
+    digits = 2 if max(times) < 10 else 1
+    return f"{min(times):.{digits}f} / {statistics.median(times):.{digits}f} / {max(times):.{digits}f} s"
+
+
+def command(*args: str) -> Callable[[], None]:
+    return lambda: subprocess.run([*KALKULATOR, *args], check=True, capture_output=True)
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="runs of the fast steps (verify and LibreOffice: 3)")
+    n = parser.parse_args().runs
+    slow = max(1, min(n, 3))
     catalog = load_catalog()
-    build_s, built = timed(lambda: build("id", catalog), repeat=5)
-    n = len(built.layout.formulas)
-    print(f"build (median of 5, in memory): {build_s:.2f} s for {n} formula cells")
+    print("step: min / median / max")
+    times, _ = runs(command("hitung"), n)
+    print(f"`kalkulator hitung` (default scenario, answer block): {spread(times)}")
+    with tempfile.TemporaryDirectory() as tmp:
+        times, _ = runs(command("build", "--out", tmp), n)
+        print(f"`kalkulator build` (both workbooks and the preview page): {spread(times)}")
+    times, built = runs(lambda: build("id", catalog), n)
+    print(f"build one workbook in memory ({len(built.layout.formulas)} formula cells, cached values): {spread(times)}")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "kalkulator.xlsx"
         path.write_bytes(built.data)
         passes = verification_passes(catalog, built.layout)
-        one_s, _ = timed(lambda: verify(path, built.layout, built.graph, catalog, passes[:1]))
-        print(f"verify, shipped inputs only (load + 1 calculation): {one_s:.1f} s")
-        all_s, report = timed(lambda: verify(path, built.layout, built.graph, catalog, passes))
+        times, report = runs(lambda: verify(path, built.layout, built.graph, catalog, passes), slow)
         print(
-            f"verify, {len(passes)} input sets: {all_s:.1f} s, {report.cells_checked} cells, "
-            f"{len(report.mismatches)} mismatches"
+            f"verify, {len(passes)} input sets ({report.cells_checked} comparisons, "
+            f"{len(report.mismatches)} mismatches): {spread(times)}"
         )
+        times, _ = runs(command("verify", str(path)), slow)
+        print(f"`kalkulator verify` (the same, plus cached values, as a command): {spread(times)}")
         if soffice():
             plain = [InputSet(p.name, p.settings) for p in passes]
-            lo_s, lo = timed(lambda: check_with_libreoffice("id", catalog, plain, Path(tmp)))
+            times, lo = runs(lambda: check_with_libreoffice("id", catalog, plain, Path(tmp)), slow)
             print(
-                f"LibreOffice, {len(plain)} input sets: {lo_s:.1f} s, {lo.cells_checked} cells, "
-                f"{len(lo.mismatches)} mismatches"
+                f"LibreOffice, {len(plain)} input sets ({lo.cells_checked} comparisons, "
+                f"{len(lo.mismatches)} mismatches): {spread(times)}"
             )
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS of this process: {peak_mb:.0f} MB")

@@ -99,6 +99,7 @@ def shipped_report():
     return cal.calibrate(cal.load_shipped(catalog))
 
 
+@pytest.mark.slow
 def test_held_out_accuracy_beats_the_book(shipped_report):
     # Published llama.cpp measurements (XiongjieDai/GPU-Benchmarks-on-LLM-Inference for 2024 builds, the llama.cpp
     # CUDA scoreboard for 2025 builds), devices held out of the fit.
@@ -199,15 +200,12 @@ def test_calibrate_errors_write_nothing(tmp_path):
     assert (folder / "speed_params.csv").read_bytes() == before
 
 
-def test_accuracy_command_prints_the_table():
-    result = CliRunner().invoke(main, ["accuracy"])
+@pytest.mark.slow
+def test_accuracy_command_prints_the_table_and_the_multi_gpu_check():
+    result = CliRunner().invoke(main, ["accuracy"])  # one run: it refits once per device (about a minute)
     assert result.exit_code == 0
     assert "| cuda 2025 |" in result.output and "book rule median" in result.output
     assert "Summary (leave one device out, " in result.output
-
-
-def test_accuracy_reports_multi_gpu_layer_split():
-    result = CliRunner().invoke(main, ["accuracy"])
     assert "Multi-GPU layer split (2–8 GPUs, " in result.output
 
 
