@@ -85,6 +85,7 @@ def _set_cached(data: bytes, sheet_index: int, coord: str, value: str) -> bytes:
     return out.getvalue()
 
 
+@pytest.mark.slow
 def test_verify_catches_a_stale_cached_value(built_id, catalog, tmp_path):
     target = next(f for f in built_id.layout.formulas if f.key == ("q", "weights_gb"))
     index = [title for _, title in built_id.layout.sheets].index(target.sheet)
@@ -131,6 +132,7 @@ def test_cached_results_keep_their_type(built_id, workbook_path):
     assert {"bool", "str", "float"} <= kinds
 
 
+@pytest.mark.slow
 def test_verify_catches_a_tampered_cell(built_id, workbook_path, catalog, tmp_path):
     wb = openpyxl.load_workbook(workbook_path)
     target = next(f for f in built_id.layout.formulas if f.key == ("q", "kv_cache_gb"))
