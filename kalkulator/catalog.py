@@ -138,6 +138,23 @@ FIELD_LABELS: dict[str, tuple[str, str]] = {
     "workload.sla_ttft_s": ("Target TTFT (detik)", "TTFT target (s)"),
     "workload.sla_tpot_ms": ("Target TPOT (ms)", "TPOT target (ms)"),
     "workload.active_hours_per_day": ("Jam aktif per hari", "Active hours per day"),
+    "measured.gpu_name": ("GPU (katalog)", "GPU (catalog)"),
+    "measured.model_name": ("Model (katalog)", "Model (catalog)"),
+    "measured.quant_name": ("Kuantisasi", "Quantization"),
+    "measured.kv_cache_type": ("Presisi KV cache", "KV-cache precision"),
+    "measured.engine": ("Mesin inferensi", "Inference engine"),
+    "measured.n_gpus": ("Jumlah GPU", "GPUs"),
+    "measured.concurrent_users": ("Batch (pengguna)", "Batch (users)"),
+    "measured.cpu_offload_frac": ("Porsi bobot di RAM sistem", "Share of weights in system RAM"),
+    "measured.prefix_cache_hit_frac": ("Porsi prompt dari prefix cache", "Share of the prompt from a prefix cache"),
+    "measured.prompt_tokens": ("Token prompt", "Prompt tokens"),
+    "measured.output_tokens": ("Token output", "Output tokens"),
+    "measured.context_tokens": ("Konteks saat diukur (token)", "Context when measured (tokens)"),
+    "measured.measured_metric_type": ("Yang diukur (tg/pp)", "Measured (tg/pp)"),
+    "measured.measured_tok_s": ("Kecepatan terukur (tok/s)", "Measured speed (tok/s)"),
+    "measured.build": ("Build", "Build"),
+    "measured.build_era_text": ("Generasi build", "Build era"),
+    "measured.hardware": ("Perangkat menurut sumber", "Device as published"),
 }
 
 
@@ -384,6 +401,39 @@ HOSTING = Schema(
     "Colocation and dedicated servers",
 )
 
+MEASURED = Schema(
+    "measured",
+    "measurements.csv",
+    (
+        _text("name"),
+        _text("gpu_name", "catalog GPU the measurement ran on"),
+        _text("model_name", "catalog model"),
+        _text("quant_name", "catalog quantization"),
+        _text("kv_cache_type", "catalog KV-cache precision"),
+        _text("engine", "catalog engine"),
+        _int("n_gpus", positive=True),
+        _int("concurrent_users", "sequences decoded at once (llama-bench: 1)", positive=True),
+        _num("cpu_offload_frac", "share of weights in system RAM (llama-bench -ngl 99: 0)", low=0, high=1),
+        _num("prefix_cache_hit_frac", "share of the prompt already in the KV cache", low=0, high=1),
+        _int("prompt_tokens", "tokens before generation (tg) or processed (pp)", low=0),
+        _int("output_tokens", "tokens generated", low=0),
+        _num(
+            "context_tokens",
+            "KV-cache length the speed is estimated at: prompt + output/2 for tg (llama-bench averages the "
+            "run), the prompt for pp",
+            low=0,
+        ),
+        Field("measured_metric_type", "enum", choices=("tg", "pp"), doc="tg = decode tok/s, pp = prefill tok/s"),
+        _num("measured_tok_s", "the published figure", positive=True),
+        _text("build", "engine build (commit or build number) as published"),
+        _text("build_era_text", "speed-parameter era of that build: 2025 = current builds, 2024 = up to mid-2024"),
+        _text("hardware", "the device as the source names it"),
+        *_SOURCE,
+    ),
+    "Pengukuran terbitan",
+    "Published measurements",
+)
+
 WORKLOAD = Schema(
     "workload",
     "workloads.csv",
@@ -401,7 +451,20 @@ WORKLOAD = Schema(
     "Workload presets",
 )
 
-SCHEMAS: tuple[Schema, ...] = (GPU, MODEL, QUANT, KV_CACHE, ENGINE, SPEED, TARIFF, CLOUD, API, HOSTING, WORKLOAD)
+SCHEMAS: tuple[Schema, ...] = (
+    GPU,
+    MODEL,
+    QUANT,
+    KV_CACHE,
+    ENGINE,
+    SPEED,
+    TARIFF,
+    CLOUD,
+    API,
+    HOSTING,
+    WORKLOAD,
+    MEASURED,
+)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from kalkulator.cli.model import model_settings
 from kalkulator.expr import Value
 from kalkulator.graph import Graph
 from kalkulator.importers import ModelFileError
+from kalkulator.measurements import near_scenario, text_block
 from kalkulator.quantities import QUANTITIES
 from kalkulator.scenario import ScenarioError, check_inputs, outputs, parse_value, resolve
 from kalkulator.workbook.layout import load_plan
@@ -40,8 +41,11 @@ def _line(graph: Graph, values: Mapping[str, Value], name: str, lang: str) -> st
     return f"  {q.label(lang):<44} {_format(value, q.unit.number_format):>18} {unit:<12} {name}"
 
 
-def _table(graph: Graph, values: Mapping[str, Value], full: bool = False, lang: str = "en") -> str:
-    """The summary blocks of the workbook plan (its answer block) first; with `full`, every other block after."""
+def _table(
+    graph: Graph, values: Mapping[str, Value], full: bool = False, lang: str = "en", after_summary: str = ""
+) -> str:
+    """The summary blocks of the workbook plan (its answer block) first, then `after_summary`; with `full`, every
+    other block after."""
     blocks = [
         (sheet, block)
         for sheet in load_plan()
@@ -54,6 +58,8 @@ def _table(graph: Graph, values: Mapping[str, Value], full: bool = False, lang: 
     for block in summary:
         lines.append(f"\n{block[f'title_{lang}']}")
         lines.extend(_line(graph, values, name, lang) for name in block["names"])
+    if after_summary:
+        lines.append(f"\n{after_summary}")
     if not full:
         rest = sum(1 for n in graph.quantities if n not in shown and not n.endswith("_row"))
         lines.append(f"\n({rest} more quantities: kalkulator hitung --full, or --json)")
@@ -152,7 +158,11 @@ def hitung(
                 click.echo(f"note: {note}", err=True)
             values = outputs(graph.evaluate(settings, columns), graph)
             check_inputs(values, "")
-            click.echo(json.dumps(values, ensure_ascii=False, indent=2) if as_json else _table(graph, values, full))
+            found = near_scenario(values, graph, catalog)  # published measurements beside the estimate
+            if as_json:
+                click.echo(json.dumps({**values, "measurements": found}, ensure_ascii=False, indent=2))
+            else:
+                click.echo(_table(graph, values, full, after_summary=text_block(found)))
             return
         rows = list(_read_scenarios(graph, catalog, scenarios, base))
     except (ScenarioError, ModelFileError) as exc:

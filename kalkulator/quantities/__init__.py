@@ -8,6 +8,7 @@ from kalkulator.quantities import (
     cost,
     energy,
     inputs,
+    measured,
     memory,
     speed,
     tco,
@@ -25,6 +26,7 @@ _FORMULAS: tuple[Quantity, ...] = (
     *cost.QUANTITIES,
     *tco.QUANTITIES,
     *breakeven.QUANTITIES,
+    *measured.QUANTITIES,
 )
 QUANTITIES: tuple[Quantity, ...] = (*_FORMULAS, *checks.quantities(_FORMULAS), *answers.QUANTITIES)
 
