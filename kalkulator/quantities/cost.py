@@ -77,12 +77,40 @@ CAPEX = (
         "List or street price per GPU (0 when the catalog has none: type a quote).",
     ),
     Quantity(
+        "import_duty_pct",
+        "Bea masuk GPU",
+        "GPU import duty",
+        "Customs duty on the GPU's dollar price (0 when the card enters under HS 8471.50).",
+        "Buku, subbab harga GPU di Indonesia: bea masuk 0–10 %, GPU bebas bea masuk jika HS 8471.50",
+        default=0,
+    ),
+    Quantity(
+        "distributor_margin_pct",
+        "Margin distributor dan garansi",
+        "Distributor margin and warranty",
+        "What a local distributor adds on the imported price (0 when the catalog price is already a local quote).",
+        "Buku, contoh RTX 4090: margin distributor + garansi resmi Rp 10–15 juta di atas Rp 28,77 juta",
+        default=0,
+    ),
+    Quantity(
+        "gpu_unit_idr",
+        "Harga satu GPU (rupiah, sampai di tangan)",
+        "One GPU, landed (rupiah)",
+        "Dollar price × USD rate × (1 + import duty) × (1 + distributor margin) × (1 + PPN).",
+        "Buku, harga akhir = harga dasar × kurs + PPN 11 % + bea masuk 0–10 % (+ margin distributor)",
+        expr=R("gpu_price_usd")
+        * R("usd_idr")
+        * (1 + R("import_duty_pct") / 100)
+        * (1 + R("distributor_margin_pct") / 100)
+        * R("ppn_multiplier_ratio"),
+    ),
+    Quantity(
         "gpu_capex_idr",
         "Belanja GPU",
         "GPU purchase",
-        "GPU price × fleet GPUs × USD rate × (1 + PPN).",
-        "Buku, harga akhir = harga dasar × kurs + PPN 11 % (+ bea masuk 0–10 %)",
-        expr=R("gpu_price_usd") * R("gpus_needed") * R("usd_idr") * R("ppn_multiplier_ratio"),
+        "One landed GPU × fleet GPUs.",
+        "Buku, harga akhir GPU × jumlah GPU",
+        expr=R("gpu_unit_idr") * R("gpus_needed"),
     ),
     _capex_item(
         "server_capex_idr",

@@ -59,6 +59,9 @@ DOMAINS: dict[str, Domain] = {
     "n_gpus": _int(1, 1024),
     "gpus_needed": _int(1, 1_000_000),
     "gpus_per_server": _int(1, 1024),
+    "spare_replicas": _int(0, 1000),
+    "import_duty_pct": Domain(0, 100),
+    "distributor_margin_pct": Domain(0, 1000),
     "prompt_tokens": _int(1, 100_000_000),
     "output_tokens": _int(1, 10_000_000),
     "context_tokens": _int(0, 1_000_000_000),  # 0: no KV cache, the book's weights-only figures
