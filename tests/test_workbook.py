@@ -140,17 +140,14 @@ def test_verify_catches_a_tampered_cell(built_id, workbook_path, catalog, tmp_pa
     wb["VRAM"]["Z1"] = "=1+1"
     path = tmp_path / "tampered.xlsx"
     wb.save(path)
-    result = verify(path, built_id.layout, built_id.graph, catalog, verification_passes(catalog, built_id.layout)[:1])
-    assert any(m.label == "kv_cache_gb" and m.where == f"VRAM!{target.coord}" for m in result.mismatches)
-    assert result.unexpected_formulas == ["'[tampered.xlsx]VRAM'!Z1"]
     from click.testing import CliRunner
 
     from kalkulator.cli import main
 
-    cli = CliRunner().invoke(main, ["verify", str(path), "--shipped-only"])
+    cli = CliRunner().invoke(main, ["verify", str(path), "--shipped-only"])  # one load of the file (slow enough)
     assert cli.exit_code == 1
     assert f"MISMATCH [shipped inputs] VRAM!{target.coord} kv_cache_gb: engine=" in cli.output
-    assert "UNEXPECTED formula cell" in cli.output
+    assert "UNEXPECTED formula cell (not produced by the engine): '[tampered.xlsx]VRAM'!Z1" in cli.output
 
 
 def test_only_portable_functions_and_patterns(book):
