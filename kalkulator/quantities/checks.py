@@ -98,7 +98,7 @@ CHECKS = (
     ),
     Check(
         "cloud",
-        NOT(R("cloud_gpu_match_flag")),
+        AND(R("cloud_row") > 0, NOT(R("cloud_gpu_match_flag"))),  # an offer chosen for another GPU
         Msg(
             "Penawaran cloud memakai GPU lain dari GPU skenario: biaya cloud per token tidak sebanding.",
             "The cloud offer rents another GPU than the scenario's: its cost per token is not comparable.",
