@@ -139,3 +139,20 @@ def test_every_default_is_inside_its_domain():
     for q in settable_numbers(QUANTITIES):
         if q.default is not None:
             assert domain_of(q).problem(q.default) is None, q.name
+
+
+def test_the_answer_block_says_when_the_engines_batch_limit_sizes_the_fleet(calc):
+    # llama.cpp serves 4 requests at once per replica (engines.csv); 2 billion tokens a month then need many
+    # replicas, although each 2×H100 replica has room for far more users. vLLM batches up to 256.
+    scenario = {
+        "gpu_name": "H100 SXM 80GB",
+        "model_name": "Llama-3.1-70B",
+        "quant_name": "FP8",
+        "n_gpus": 2,
+        "tokens_per_month": 2e9,
+    }
+    small = calc(**scenario, engine="llama.cpp")
+    assert small["serving_batch_users"] == 4 < small["max_concurrent_users"] and small["replicas_needed"] > 1
+    assert small["fleet_hint_text"].startswith("The engine's batch limit (engine_max_batch_users) sets")
+    large = calc(**scenario, engine="vllm")
+    assert large["fleet_hint_text"] == "" and large["gpus_needed"] < small["gpus_needed"]

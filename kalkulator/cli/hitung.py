@@ -57,7 +57,7 @@ def _table(
     lines = []
     for block in summary:
         lines.append(f"\n{block[f'title_{lang}']}")
-        lines.extend(_line(graph, values, name, lang) for name in block["names"])
+        lines.extend(_line(graph, values, name, lang) for name in block["names"] if values[name] != "")
     if after_summary:
         lines.append(f"\n{after_summary}")
     if not full:

@@ -8,7 +8,7 @@ from the peak load and the latency targets. Everything is closed-form so the wor
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, IF, MAX, MIN, NOT, OR, ROUND, ROUNDDOWN, ROUNDUP, Msg, Node, R, safe_div
+from kalkulator.expr import AND, EQ, IF, MAX, MIN, NOT, OR, ROUND, ROUNDDOWN, ROUNDUP, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
 from kalkulator.quantities.speed import QUEUE_UNBOUNDED, decode_step
 
@@ -378,6 +378,23 @@ FLEET = (
         "Replicas bought, powered and paid for but kept out of the capacity, so the targets hold when one fails.",
         "Redundansi N+1 (buku: biaya HA/N+1)",
         default=0,
+    ),
+    Quantity(
+        "fleet_hint_text",
+        "Catatan armada",
+        "Fleet note",
+        "Says when the engine's batch limit, not the GPU, sets the number of replicas (blank otherwise).",
+        QUEUE,
+        expr=IF(
+            AND(R("replicas_needed") > 1, EQ(R("serving_batch_users"), R("engine_max_batch_users"))),
+            Msg(
+                "Batas batch mesin (engine_max_batch_users) yang menentukan jumlah replika: mesin dengan batch lebih "
+                "besar (vLLM, TensorRT-LLM, SGLang; atau --parallel lebih besar di llama.cpp) butuh lebih sedikit GPU.",
+                "The engine's batch limit (engine_max_batch_users) sets the number of replicas: an engine that batches "
+                "more (vLLM, TensorRT-LLM, SGLang; or a larger --parallel in llama.cpp) needs fewer GPUs.",
+            ),
+            "",
+        ),
     ),
     Quantity(
         "fleet_replicas",

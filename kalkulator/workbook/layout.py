@@ -364,7 +364,9 @@ def _colour_answer(lay: Layout, graph: Graph, title: str, row: int, name: str) -
         if (f.sheet, f.row, f.col) == (title, row, VALUE_COL):
             lay.formulas[i] = replace(f, style="status" if name == "status_text" else "answer")
     coord = f"{get_column_letter(VALUE_COL)}{row}"
-    if name.endswith("_text"):
+    if name.endswith("_hint_text"):  # advice, not a problem: amber when there is any
+        lay.conditionals.append(Conditional(title, coord, f'{coord}<>""', "warn"))
+    elif name.endswith("_text"):
         lay.conditionals.append(Conditional(title, coord, f'{coord}="OK"', "ok"))
         lay.conditionals.append(Conditional(title, coord, f'{coord}<>"OK"', "bad"))
     elif graph[name].unit.number_format == "General" and name.endswith(("_flag", "_in_vram")):
