@@ -75,16 +75,20 @@ QUANTITIES = (
         "0 = a fixed slot, not sized per GPU.",
     ),
     Quantity(
+        "colocation_plans_ratio",
+        "Paket yang dipakai armada",
+        "Plans the fleet takes",
+        "Fleet GPUs ÷ the GPUs a plan is sized for (fractions of a plan allowed); 1 for a fixed slot.",
+        BOOK_TCO,
+        expr=IF(R("colocation_plan_gpus") > 0, R("gpus_needed") / R("colocation_plan_gpus"), 1),
+    ),
+    Quantity(
         "colocation_idr_per_month",
         "Sewa colocation per bulan (skenario)",
         "Colocation rent per month (scenario)",
-        "Plan rent scaled to the fleet's GPUs (plan rent ÷ its GPUs × GPUs); a fixed slot is taken as is.",
+        "Plan rent × plans the fleet takes.",
         BOOK_TCO,
-        expr=IF(
-            R("colocation_plan_gpus") > 0,
-            R("colocation_plan_idr_per_month") / R("colocation_plan_gpus") * R("gpus_needed"),
-            R("colocation_plan_idr_per_month"),
-        ),
+        expr=R("colocation_plan_idr_per_month") * R("colocation_plans_ratio"),
     ),
     lookup(
         "colocation_plan_kw",
@@ -98,13 +102,9 @@ QUANTITIES = (
         "colocation_included_kw",
         "Daya termasuk (skenario)",
         "Power included (scenario)",
-        "Included power scaled like the rent (plan kW ÷ its GPUs × GPUs); a fixed slot is taken as is.",
+        "Plan kW × plans the fleet takes, like the rent.",
         BOOK_COLO_POWER,
-        expr=IF(
-            R("colocation_plan_gpus") > 0,
-            R("colocation_plan_kw") / R("colocation_plan_gpus") * R("gpus_needed"),
-            R("colocation_plan_kw"),
-        ),
+        expr=R("colocation_plan_kw") * R("colocation_plans_ratio"),
     ),
     Quantity(
         "colocation_extra_kw",
