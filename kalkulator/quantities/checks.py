@@ -20,9 +20,8 @@ OK = Msg("OK", "OK")
 class Check:
     voids: str  # run (every serving and money answer) | price (on-premise) | cloud | dedicated
     cond: Node
-    sentence: Node
+    sentence: Node | None  # None: a missing comparator (no offer in the catalog), said in its answer cell only
     short: Msg
-    in_status: bool = True  # False: a missing comparator (no offer in the catalog) is said in its answer cell only
 
 
 # First failing check wins; each sentence says what to change.
@@ -89,12 +88,8 @@ CHECKS = (
     Check(
         "cloud",
         R("cloud_row") <= 0,
-        Msg(
-            "Katalog tidak punya penawaran cloud untuk GPU ini: pilih penawaran lain di Isi manual.",
-            "The catalog has no cloud offer for this GPU: choose an offer as a manual value.",
-        ),
+        None,
         Msg("tidak ada penawaran cloud", "no cloud offer"),
-        in_status=False,
     ),
     Check(
         "cloud",
@@ -108,12 +103,8 @@ CHECKS = (
     Check(
         "dedicated",
         R("dedicated_idr_per_gpu_month") <= 0,
-        Msg(
-            "Katalog tidak punya sewa dedicated untuk GPU ini: isi penawaran Anda di Isi manual.",
-            "The catalog has no dedicated rent for this GPU: type your quote as a manual value.",
-        ),
+        None,
         Msg("tidak ada tarif dedicated", "no dedicated rent"),
-        in_status=False,
     ),
 )
 
@@ -202,7 +193,7 @@ def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
             "Scenario status",
             "The first problem that makes the results unusable or not comparable, or OK.",
             "Consistency checks",
-            expr=chain(tuple(c for c in checks if c.in_status), short=False),
+            expr=chain(tuple(c for c in checks if c.sentence is not None), short=False),
         ),
         Quantity(
             "run_check_text",
