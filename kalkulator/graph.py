@@ -31,6 +31,7 @@ class Graph:
                 raise ValueError(f"{q.name} refers to unknown {sorted(unknown)}")
             self.deps[q.name] = refs
         self.order: tuple[str, ...] = tuple(graphlib.TopologicalSorter(self.deps).static_order())
+        self._upstream: dict[tuple[str, ...], tuple[str, ...]] = {}
 
     def __getitem__(self, name: str) -> Quantity:
         return self.quantities[name]
@@ -65,9 +66,13 @@ class Graph:
         return False
 
     def evaluate(
-        self, settings: Mapping[str, Value], columns: Mapping[tuple[str, str], tuple], lang: str = "en"
+        self,
+        settings: Mapping[str, Value],
+        columns: Mapping[tuple[str, str], tuple],
+        lang: str = "en",
+        names: Iterable[str] | None = None,
     ) -> dict[str, Value]:
-        """Compute every quantity of a scenario.
+        """Compute every quantity of a scenario (or only `names` and what they read).
 
         `settings` maps a name to a value: an input's value, an overridable quantity's override
         (what its yellow cell holds) or, for other formulas, a replacement of the computed value.
@@ -79,7 +84,7 @@ class Graph:
         for q in self.quantities.values():
             if q.overridable:
                 env[override_key(q.name)] = settings.get(q.name)
-        for name in self.order:
+        for name in self.order if names is None else self.upstream(tuple(names)):
             q = self.quantities[name]
             if q.is_input:
                 env[name] = settings.get(name, q.default)
@@ -88,6 +93,19 @@ class Graph:
             else:
                 env[name] = evaluate(self.cell_expr(name), env, columns, lang)
         return env
+
+    def upstream(self, names: tuple[str, ...]) -> tuple[str, ...]:
+        """`names` and every quantity they read, directly or not, in evaluation order (remembered)."""
+        if names in self._upstream:
+            return self._upstream[names]
+        wanted, stack = set(names), list(names)
+        while stack:
+            for d in self.deps[stack.pop()]:
+                if d not in wanted:
+                    wanted.add(d)
+                    stack.append(d)
+        self._upstream[names] = tuple(n for n in self.order if n in wanted)
+        return self._upstream[names]
 
     def evaluate_row(
         self,

@@ -12,9 +12,10 @@ from importlib import resources
 from pathlib import Path
 
 from kalkulator.catalog import Catalog, load_catalog
+from kalkulator.expr import XlError
 from kalkulator.graph import Graph
 from kalkulator.quantities import QUANTITIES
-from kalkulator.scenario import ScenarioError, outputs, resolve
+from kalkulator.scenario import ScenarioError, resolve
 from kalkulator.simulate import (
     CHAT_OK_TOK_S,
     LANGS,
@@ -114,8 +115,8 @@ def grid(catalog: Catalog, notes: list[str] | None = None) -> dict[str, list]:
                     key = config_key(model, gpu, quant, users)
                     settings = {**SETTINGS, "model_name": model, "gpu_name": gpu, "quant_name": quant}
                     resolved = resolve(graph, catalog, {**settings, "concurrent_users": users}, f"preview {key}")
-                    values = outputs(graph.evaluate(resolved, columns), graph)
-                    row = [values[f] for f in FIELDS]
+                    values = graph.evaluate(resolved, columns, names=FIELDS)
+                    row = [str(values[f]) if isinstance(values[f], XlError) else values[f] for f in FIELDS]
                     if any(isinstance(v, str) for v in row):
                         shown = ", ".join(f"{f}={v}" for f, v in zip(FIELDS, row, strict=True) if isinstance(v, str))
                         raise ScenarioError(f"preview {key}: the engine gives no number ({shown})")

@@ -263,12 +263,33 @@ def test_reference_rows_are_published_figures_of_catalog_setups(catalog):
 
 
 def test_tps_sheet_has_the_reference_table(built_id):
+    """Every published measurement on the TPS sheet beside kalkulator's estimate of its own setup (fixed values:
+    the setups are catalog rows, not the yellow cells), the ratio being estimate ÷ measured."""
     layout = built_id.layout
-    index = next(i for i, b in enumerate(layout.row_blocks) if "estimate_measured_ratio" in b.columns)
-    block = layout.row_blocks[index]
+    cells = {(c.row, c.col): c.value for c in layout.cells if c.sheet == "TPS"}
+    names = ["measured_tok_s", "measured_setup_text", "measured_estimate_tok_s", "estimate_measured_ratio"]
+    header = next(r for (r, col), v in cells.items() if col == 1 and [cells.get((r, j)) for j in (1, 2, 3, 4)] == names)
     with open(CATALOG_DIR / "measurements.csv", newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
-    assert [b["measured_tok_s"] for b in block.bound] == [float(r["measured_tok_s"]) for r in rows]
-    cells = [f for f in layout.formulas if f.key[:2] == ("row", index)]
-    assert {f.sheet for f in cells} == {"TPS"} and len(cells) >= 4 * len(rows)
+    setup = ["gpu_name", "model_name", "quant_name", "kv_cache_type", "engine", "build_era_text"]
+    setup.append("measured_metric_type")
+    numbers = [
+        "n_gpus",
+        "concurrent_users",
+        "cpu_offload_frac",
+        "prefix_cache_hit_frac",
+        "prompt_tokens",
+        "output_tokens",
+        "context_tokens",
+        "measured_tok_s",
+    ]
+    for i, row in enumerate(rows):
+        measured, text, estimate, ratio = (cells.get((header + 1 + i, j)) for j in (1, 2, 3, 4))
+        assert measured == float(row["measured_tok_s"]) and row["gpu_name"] in text
+        assert ratio == pytest.approx(estimate / measured)
+        if i in (0, len(rows) - 1):  # the same estimate as `hitung` gives for that setup
+            settings = {k: row[k] for k in setup} | {k: float(row[k]) for k in numbers}
+            tok_s = compute(settings)["prefill_tok_s" if row["measured_metric_type"] == "pp" else "decode_tok_s"]
+            assert estimate == pytest.approx(tok_s)
+    assert not any(f.sheet == "TPS" and f.row > header for f in layout.formulas)  # values, not formulas
     assert layout.names["tbl_measured_source"].startswith("'Katalog Model'!")  # builds and sources

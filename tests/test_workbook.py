@@ -64,7 +64,7 @@ def _formulas(book):
 def test_every_formula_cell_matches_the_engine_under_every_input_set(report, built_id):
     assert report.unexpected_formulas == []
     assert report.mismatches == []
-    assert len(report.passes) >= 5
+    assert len(report.passes) >= 4 and any("manual values" in name for name in report.passes)
     assert report.cells_checked == len(built_id.layout.formulas) * len(report.passes)
     assert len(built_id.layout.formulas) > 1000
     assert report.cached_checked == len(built_id.layout.formulas)  # every cached result equals the recalculation

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import io
+import multiprocessing
+import os
 import sys
 import tempfile
 import time
 import zipfile
 import zlib
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 import click
 
-from kalkulator.build import LANGS, build, check_with_libreoffice, verification_passes, workbook_name
+from kalkulator.build import LANGS, build, check_with_libreoffice, lay_out, verification_passes, workbook_name
 from kalkulator.catalog import Catalog
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail
 from kalkulator.paths import default_out_dir
@@ -56,6 +59,20 @@ def _missing_defaults(catalog: Catalog) -> list[str]:
     ]
 
 
+def _preview(catalog: Catalog) -> tuple[str, list[str]]:
+    """The preview page and the notes on what it left out (returned: a worker process cannot append to ours)."""
+    notes: list[str] = []
+    return render_preview(catalog, notes), notes
+
+
+def _beside() -> Executor:
+    """A worker process forked from this one (it inherits the loaded catalog), or this process where fork is not
+    available or there is one core."""
+    if (os.cpu_count() or 1) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+    return ThreadPoolExecutor(1)
+
+
 @click.command("build")
 @click.option(
     "--lang",
@@ -94,16 +111,20 @@ def build_cmd(lang: str, out_dir: Path, check: bool, catalog_dir: Path | None) -
     started = time.perf_counter()
     notes = _missing_defaults(catalog)
     outputs: dict[str, bytes] = {}
-    for code in langs:
-        try:
-            outputs[workbook_name(code)] = build(code, catalog).data
-        except ValueError as exc:
-            fail(f"cannot lay out the workbook: {exc}")
-    if lang == "all":
-        try:
-            outputs["preview.html"] = render_preview(catalog, notes).encode("utf-8")
-        except ScenarioError as exc:
-            fail(f"cannot build preview.html: {exc} (--lang id or --lang en builds a workbook alone)")
+    with _beside() as pool:  # the preview page on the other core while the workbooks are built here
+        preview = pool.submit(_preview, catalog) if lang == "all" else None
+        for code in langs:
+            try:
+                outputs[workbook_name(code)] = build(code, catalog).data
+            except ValueError as exc:
+                fail(f"cannot lay out the workbook: {exc}")
+        if preview is not None:
+            try:
+                page, left_out = preview.result()
+                outputs["preview.html"] = page.encode("utf-8")
+                notes.extend(left_out)
+            except ScenarioError as exc:
+                fail(f"cannot build preview.html: {exc} (--lang id or --lang en builds a workbook alone)")
     for note in notes:
         click.echo(f"note: {note}", err=True)
     if check:
@@ -175,17 +196,17 @@ def verify_cmd(path: Path, shipped_only: bool, with_lo: bool, catalog_dir: Path 
     catalog = load_catalog_or_fail(catalog_dir)
     started = time.perf_counter()
     lang = _detect_lang(path)
-    result = build(lang, catalog)
-    passes = verification_passes(catalog, result.layout)
+    graph, layout = lay_out(lang, catalog)
+    passes = verification_passes(catalog, layout)
     if shipped_only:
         passes = passes[:1]
-    report = verify(path, result.layout, result.graph, catalog, passes)
+    report = verify(path, layout, graph, catalog, passes)
     for where in report.unexpected_formulas:
         click.echo(f"UNEXPECTED formula cell (not produced by the engine): {where}")
     _print_mismatches(report.mismatches)
     click.echo(
         f"formulas: {report.cells_checked} cells checked "
-        f"({len(result.layout.formulas)} formula cells × {len(passes)} input sets: {'; '.join(report.passes)}), "
+        f"({len(layout.formulas)} formula cells × {len(passes)} input sets: {'; '.join(report.passes)}), "
         f"{len(report.mismatches)} mismatches, {len(report.unexpected_formulas)} unexpected formula cells, "
         f"{report.cached_checked} cached values checked against the recalculation"
     )

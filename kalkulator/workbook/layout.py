@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 
 from kalkulator.catalog import Catalog
-from kalkulator.expr import Node, R, Value, to_excel
+from kalkulator.expr import Node, R, Value, XlError, to_excel
 from kalkulator.graph import Graph, override_key
 from kalkulator.paths import TEMPLATES_DIR
 from kalkulator.quantities.domains import Domain, domain_of
@@ -176,6 +176,7 @@ def build_layout(
     tables: dict[tuple[str, str], tuple[int, int, dict[str, int]]] = {}  # (sheet, title_en) -> header, rows, columns
     pending_quantities: list[tuple[str, int, str]] = []
     pending_answers: list[tuple[str, int, str]] = []  # answer rows: a home for new names, else a reference
+    pending_snapshots: list[tuple[str, int, dict]] = []
 
     def title_of(item: dict) -> str:
         return item[f"title_{lang}"]
@@ -243,6 +244,9 @@ def build_layout(
                 pending_rows.append((title, row, block))
                 n = len(block["values"]) if "values" in block else len(catalog[block["rows_from"]].rows)
                 row += n + 4
+            elif kind == "snapshot":
+                pending_snapshots.append((title, row, block))
+                row += len(catalog[block["rows_from"]].rows) + 4
             elif kind == "chart":
                 pending_charts.append((title, block, row))
                 row += CHART_ROWS
@@ -284,6 +288,8 @@ def build_layout(
             lay, graph, catalog, catalog_pos, title, row, block, cells, ranges, helper_start[title]
         )
         tables[(title, block["title_en"])] = (row + 1, n, positions)
+    for title, row, block in pending_snapshots:
+        _place_snapshot(lay, graph, catalog, title, row, block, values or {})
     lay.repeat_header = {title_of(sheet) for sheet in plan if _one_table(sheet)}
     for title, block, row in pending_charts:
         lay.charts.append(_chart(lay, title, block, f"A{row}", placed, tables))
@@ -493,6 +499,41 @@ def _place_rows(
         area = f"A{first}:{last}{first + n_rows - 1}"
         lay.conditionals.append(Conditional(title, area, f"${fits}{first}=FALSE", "bad"))
     return n_rows, positions
+
+
+def _place_snapshot(
+    lay: Layout, graph: Graph, catalog: Catalog, title: str, row: int, block: dict, values: dict[str, Value]
+) -> None:
+    """Place a table of values the engine computed for each catalog row when the workbook was built.
+
+    For reference tables whose rows are fixed setups (the published measurements beside kalkulator's estimate):
+    their inputs are catalog rows, not the yellow cells, so live formulas would add thousands of cells for
+    numbers a user does not steer. The section title says the values are fixed.
+    """
+    lang = lay.lang
+    bind: dict[str, str] = block["bind"]
+    key_name = next(iter(bind))
+    fixed = " (nilai tetap, dihitung saat workbook dibuat)" if lang == "id" else " (fixed values, computed at build)"
+    lay.cells.append(Cell(title, row, 1, block[f"title_{lang}"] + fixed, "section"))
+    header = row + 1
+    shown = [key_name, *block["columns"]]
+    for j, name in enumerate(shown, start=1):
+        q = graph[name]
+        unit = "" if q.is_text else f" ({q.unit.label_in(lang)})"
+        lay.cells.append(Cell(title, header, j, f"{q.label(lang)}{unit}", "header"))
+        lay.cells.append(Cell(title, header + 1, j, name, "name"))
+        lay.widths[title].setdefault(j, 16)
+    columns = catalog.columns()
+    scenario = graph.evaluate(values, columns, lang)
+    needed = graph.row_closure(set(bind), block["columns"])
+    for i, rec in enumerate(catalog[block["rows_from"]].rows):
+        bound = {name: rec[col] for name, col in bind.items()}
+        row_values = bound | graph.evaluate_row(scenario, bound, needed, columns, lang)
+        for j, name in enumerate(shown, start=1):
+            value = row_values[name]
+            value = str(value) if isinstance(value, XlError) else value
+            fmt = "@" if graph[name].is_text else graph[name].unit.number_format
+            lay.cells.append(Cell(title, header + 2 + i, j, value, "data", fmt))
 
 
 def _chart(

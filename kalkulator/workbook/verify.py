@@ -10,16 +10,18 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import re
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import chdir
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from kalkulator.catalog import Catalog
 from kalkulator.expr import Value, XlError, xl_round, xl_rounddown, xl_roundup
 from kalkulator.graph import Graph, override_key
-from kalkulator.workbook.layout import Layout
+from kalkulator.workbook.layout import FormulaCell, Layout
 
 REL_TOL = 1e-9
 
@@ -115,81 +117,138 @@ def expected_values(
     return out
 
 
-class Evaluator:
-    """One `formulas` model of a workbook file, recalculated for any set of input cells."""
+_WORD = re.compile(r"[A-Z_][A-Z0-9_.]*")
 
-    def __init__(self, path: Path):
+
+@cache
+def _model_class() -> type:
+    """`formulas`' ExcelModel, compiling each cell against only the defined names its formula mentions.
+
+    `formulas` tries every defined name of the workbook (about 400) on every cell it compiles; handing it the
+    names a formula's text contains builds the same model in less time (a name left out would show up as a
+    mismatch, never hide one).
+    """
+    import formulas
+
+    class Model(formulas.ExcelModel):
+        def compile_cell(self, cell, context, references, formula_references):
+            if cell.data_type == "f":
+                words = set(_WORD.findall(str(getattr(cell.value, "text", cell.value)).upper()))
+                references = {k: v for k, v in references.items() if k.rpartition("!")[2] in words}
+            return super().compile_cell(cell, context, references, formula_references)
+
+    return Model
+
+
+class Evaluator:
+    """One `formulas` model of a workbook file, recalculated for any set of input cells.
+
+    `only` (cell keys) loads just those cells and what they depend on: a part of the workbook compiles in a
+    fraction of the time, so parts can be evaluated side by side (see `verify`).
+    """
+
+    def __init__(self, path: Path, only: list[str] | None = None):
         os.environ.setdefault("TQDM_DISABLE", "1")
         patch_formulas_rounding()
-        import formulas
-
         self.path = path.resolve()
         self.book = self.path.name
         with chdir(self.path.parent), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            self.model = formulas.ExcelModel().loads(self.book).finish()
+            if only is None:
+                self.model = _model_class()().loads(self.book).finish()
+            else:
+                self.model = _model_class()()
+                self.model.add_book(self.book)
+                self.model.complete(stack=only)
+                self.model.finish()
+
+    @staticmethod
+    def key_of(path: Path) -> Callable[[str, str], str]:
+        """The `formulas` node name of a cell of the workbook at `path`: key(sheet, coord)."""
+        book = path.resolve().name
+        return lambda sheet, coord: f"'[{book}]{sheet.upper()}'!{coord}"
 
     def key(self, sheet: str, coord: str) -> str:
-        return f"'[{self.book}]{sheet.upper()}'!{coord}"
-
-    def formula_cells(self) -> set[str]:
-        """Keys of every formula cell in the file, read with openpyxl (independent of the layout)."""
-        import openpyxl
-
-        wb = openpyxl.load_workbook(self.path)
-        return {
-            self.key(ws.title, cell.coordinate)
-            for ws in wb.worksheets
-            for row in ws.iter_rows()
-            for cell in row
-            if cell.data_type == "f"
-        }
-
-    def cached_values(self, keys: list[str]) -> dict[str, Value]:
-        """The results cached in the file for `keys`, as stored (read with openpyxl, nothing recalculated)."""
-        import openpyxl
-
-        wb = openpyxl.load_workbook(self.path, data_only=True)
-        cells = {
-            self.key(ws.title, cell.coordinate): cell for ws in wb.worksheets for row in ws.iter_rows() for cell in row
-        }
-        out: dict[str, Value] = {}
-        for k in keys:
-            cell = cells.get(k)
-            value = None if cell is None else cell.value
-            out[k] = XlError(value) if cell is not None and cell.data_type == "e" else value
-        return out
+        return Evaluator.key_of(self.path)(sheet, coord)
 
     def calculate(self, inputs: Mapping[str, Value]) -> Mapping[str, object]:
+        """Recalculate with `inputs`; input cells this model did not load (no loaded cell reads them) are left out."""
+        nodes = self.model.dsp.nodes
         with chdir(self.path.parent), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return self.model.calculate(inputs=dict(inputs))
+            return self.model.calculate(inputs={k: v for k, v in inputs.items() if k in nodes})
 
     def values(self, inputs: Mapping[str, Value], keys: list[str]) -> dict[str, Value]:
         """Recalculate with `inputs` and return the normalised values of `keys`."""
         solution = self.calculate(inputs)
         return {k: normalise(solution[k]) if k in solution else None for k in keys}
 
-    def values_many(self, input_sets: list[dict[str, Value]], keys: list[str]) -> list[dict[str, Value]]:
-        """`values` for several input sets, on every core: forked workers share the loaded model."""
-        global _SHARED
-        workers = min(len(input_sets), os.cpu_count() or 1)
-        if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-            return [self.values(inputs, keys) for inputs in input_sets]
-        _SHARED = self
-        try:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                return pool.starmap(_values_in_worker, [(inputs, keys) for inputs in input_sets])
-        finally:
-            _SHARED = None
+
+def formula_cells(path: Path) -> set[str]:
+    """Keys of every formula cell in the file, read with openpyxl (independent of the layout)."""
+    import openpyxl
+
+    key = Evaluator.key_of(path)
+    wb = openpyxl.load_workbook(path)
+    return {
+        key(ws.title, cell.coordinate)
+        for ws in wb.worksheets
+        for row in ws.iter_rows()
+        for cell in row
+        if cell.data_type == "f"
+    }
 
 
-_SHARED: Evaluator | None = None  # the evaluator forked workers inherit
+def cached_values(path: Path, keys: list[str]) -> dict[str, Value]:
+    """The results cached in the file for `keys`, as stored (read with openpyxl, nothing recalculated)."""
+    import openpyxl
+
+    key = Evaluator.key_of(path)
+    wb = openpyxl.load_workbook(path, data_only=True)
+    cells = {key(ws.title, cell.coordinate): cell for ws in wb.worksheets for row in ws.iter_rows() for cell in row}
+    out: dict[str, Value] = {}
+    for k in keys:
+        cell = cells.get(k)
+        value = None if cell is None else cell.value
+        out[k] = XlError(value) if cell is not None and cell.data_type == "e" else value
+    return out
 
 
-def _values_in_worker(inputs: dict[str, Value], keys: list[str]) -> dict[str, Value]:
-    assert _SHARED is not None
-    return _SHARED.values(inputs, keys)
+def _evaluate_part(path: Path, keys: list[str], input_sets: list[dict[str, Value]]) -> list[dict[str, Value]]:
+    """Load the cells `keys` (and what they read) and recalculate them under each input set."""
+    ev = Evaluator(path, only=keys)
+    return [ev.values(inputs, keys) for inputs in input_sets]
+
+
+def parts(layout: Layout, n: int) -> list[list[FormulaCell]]:
+    """Split the formula cells into `n` parts of about equal size that share little: a table row stays whole
+    (its cells read each other), the scenario cells go where they are few (every part reads some of them)."""
+    groups: dict[tuple, list[FormulaCell]] = {}
+    for f in layout.formulas:
+        groups.setdefault(("q",) if f.key[0] == "q" else f.key[1:3], []).append(f)
+    out: list[list[FormulaCell]] = [[] for _ in range(n)]
+    for group in sorted(groups.values(), key=len, reverse=True):
+        min(out, key=len).extend(group)
+    return [p for p in out if p]
+
+
+def evaluate(path: Path, layout: Layout, input_sets: list[dict[str, Value]]) -> list[dict[str, Value]]:
+    """Every formula cell's recalculated value (by cell key) under each input set, the parts on every core."""
+    workers = os.cpu_count() or 1
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        workers = 1
+    key = Evaluator.key_of(path)
+    jobs = [(path, [key(f.sheet, f.coord) for f in part], input_sets) for part in parts(layout, workers)]
+    if len(jobs) == 1:
+        results = [_evaluate_part(*jobs[0])]
+    else:
+        with multiprocessing.get_context("fork").Pool(len(jobs)) as pool:
+            results = pool.starmap(_evaluate_part, jobs)
+    merged: list[dict[str, Value]] = [{} for _ in input_sets]
+    for result in results:
+        for whole, part in zip(merged, result, strict=True):
+            whole.update(part)
+    return merged
 
 
 @dataclass
@@ -242,14 +301,16 @@ def verify(
     there is one): a stale or wrong cache is reported as a mismatch of the pass "cached values".
     """
     columns = catalog.columns()
-    ev = Evaluator(path)
+    key = Evaluator.key_of(path)
     report = Report()
-    by_key = {ev.key(f.sheet, f.coord): f for f in layout.formulas}
-    report.unexpected_formulas = sorted(ev.formula_cells() - set(by_key))
-    keys = list(by_key)
-    cell_sets = [{ev.key(s, c): v for (s, c), v in input_cells(layout, inputs).items()} for inputs in passes]
-    results = ev.values_many(cell_sets, keys)
-    for inputs, got_values in zip(passes, results, strict=True):
+    by_key = {key(f.sheet, f.coord): f for f in layout.formulas}
+    cell_sets = [{key(s, c): v for (s, c), v in input_cells(layout, inputs).items()} for inputs in passes]
+    as_is = next((i for i, p in enumerate(passes) if not p.settings and not p.table_inputs), None)
+    if as_is is None:
+        cell_sets.append({})
+        as_is = len(passes)
+    results = evaluate(path, layout, cell_sets)
+    for inputs, got_values in zip(passes, results, strict=False):
         report.passes.append(inputs.name)
         expected = expected_values(layout, graph, columns, inputs.settings, inputs.table_inputs)
         for k, f in by_key.items():
@@ -258,9 +319,9 @@ def verify(
             report.cells_checked += 1
             if not same(want, got):
                 report.mismatches.append(Mismatch(inputs.name, f"{f.sheet}!{f.coord}", f.label, want, got))
-    as_is = next((r for p, r in zip(passes, results, strict=True) if not p.settings and not p.table_inputs), None)
-    recalculated = as_is if as_is is not None else ev.values({}, keys)
-    cached = ev.cached_values(keys)
+    recalculated = results[as_is]
+    report.unexpected_formulas = sorted(formula_cells(path) - set(by_key))
+    cached = cached_values(path, list(by_key))
     for k, f in by_key.items():
         report.cached_checked += 1
         if not same(recalculated[k], cached[k]):
