@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from kalkulator.cli import main
 from kalkulator.measurements import Measurement, load_published, match_model, nearest
-from kalkulator.paths import CALIBRATION_DIR, CATALOG_DIR
+from kalkulator.paths import CALIBRATION_DIR
 from kalkulator.scenario import compute
 from kalkulator.serving_calibration import RUN_SETTINGS
 
@@ -269,26 +269,13 @@ def test_tps_sheet_has_the_reference_table(built_id):
     cells = {(c.row, c.col): c.value for c in layout.cells if c.sheet == "TPS"}
     names = ["measured_tok_s", "measured_setup_text", "measured_estimate_tok_s", "estimate_measured_ratio"]
     header = next(r for (r, col), v in cells.items() if col == 1 and [cells.get((r, j)) for j in (1, 2, 3, 4)] == names)
-    with open(CATALOG_DIR / "measurements.csv", newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
-    setup = ["gpu_name", "model_name", "quant_name", "kv_cache_type", "engine", "build_era_text"]
-    setup.append("measured_metric_type")
-    numbers = [
-        "n_gpus",
-        "concurrent_users",
-        "cpu_offload_frac",
-        "prefix_cache_hit_frac",
-        "prompt_tokens",
-        "output_tokens",
-        "context_tokens",
-        "measured_tok_s",
-    ]
+    rows = built_id.catalog["measured"].rows  # typed catalog rows of assumptions/measurements.csv
     for i, row in enumerate(rows):
         measured, text, estimate, ratio = (cells.get((header + 1 + i, j)) for j in (1, 2, 3, 4))
-        assert measured == float(row["measured_tok_s"]) and row["gpu_name"] in text
+        assert measured == row["measured_tok_s"] and row["gpu_name"] in text
         assert ratio == pytest.approx(estimate / measured)
         if i in (0, len(rows) - 1):  # the same estimate as `hitung` gives for that setup
-            settings = {k: row[k] for k in setup} | {k: float(row[k]) for k in numbers}
+            settings = {k: v for k, v in row.items() if k in built_id.graph.quantities}
             tok_s = compute(settings)["prefill_tok_s" if row["measured_metric_type"] == "pp" else "decode_tok_s"]
             assert estimate == pytest.approx(tok_s)
     assert not any(f.sheet == "TPS" and f.row > header for f in layout.formulas)  # values, not formulas
