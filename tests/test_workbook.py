@@ -15,7 +15,7 @@ import pytest
 from kalkulator.build import build, verification_passes
 from kalkulator.catalog import load_catalog
 from kalkulator.workbook.layout import Cell, Conditional, FormulaCell, Layout
-from kalkulator.workbook.verify import verify
+from kalkulator.workbook.verify import parts, verify
 from kalkulator.workbook.writer import render
 
 # Functions present without an _xlfn. prefix in Excel, LibreOffice Calc and Google Sheets, and evaluated
@@ -138,16 +138,16 @@ def test_verify_catches_a_tampered_cell(built_id, workbook_path, catalog, tmp_pa
     target = next(f for f in built_id.layout.formulas if f.key == ("q", "kv_cache_gb"))
     wb[target.sheet][target.coord] = "=kv_cache_gb_per_user*concurrent_users*2"
     wb["VRAM"]["Z1"] = "=1+1"
+    # a table cell in the other part of verify's split (each part is loaded by its own worker)
+    other = next(f for f in parts(built_id.layout, 2)[1] if f.key[0] == "row" and f.key[3] == "decode_tok_s")
+    wb[other.sheet][other.coord] = "=0"
     path = tmp_path / "tampered.xlsx"
     wb.save(path)
-    from click.testing import CliRunner
-
-    from kalkulator.cli import main
-
-    cli = CliRunner().invoke(main, ["verify", str(path), "--shipped-only"])  # one load of the file (slow enough)
-    assert cli.exit_code == 1
-    assert f"MISMATCH [shipped inputs] VRAM!{target.coord} kv_cache_gb: engine=" in cli.output
-    assert "UNEXPECTED formula cell (not produced by the engine): '[tampered.xlsx]VRAM'!Z1" in cli.output
+    report = verify(path, built_id.layout, built_id.graph, catalog, verification_passes(catalog, built_id.layout)[:1])
+    wrong = {(m.where, m.label) for m in report.mismatches if m.pass_name == "shipped inputs"}
+    assert (f"{target.sheet}!{target.coord}", "kv_cache_gb") in wrong
+    assert (f"{other.sheet}!{other.coord}", other.label) in wrong
+    assert report.unexpected_formulas == ["'[tampered.xlsx]VRAM'!Z1"]
 
 
 def test_only_portable_functions_and_patterns(book):
