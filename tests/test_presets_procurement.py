@@ -12,14 +12,19 @@ from click.testing import CliRunner
 
 from kalkulator.cli import main
 
-PRESET_COLUMNS = (
-    "prompt_tokens",
-    "output_tokens",
-    "prefix_cache_hit_frac",
-    "sla_ttft_s",
-    "sla_tpot_ms",
-    "active_hours_per_day",
-)
+# Catalog column → the quantity it sets (issue 13: the text, images, steps and tools build prompt_tokens).
+PRESET_COLUMNS = {
+    "text_prompt_tokens": "text_prompt_tokens",
+    "output_tokens": "output_tokens",
+    "prefix_cache_hit_frac": "prefix_cache_hit_frac",
+    "sla_ttft_s": "sla_ttft_s",
+    "sla_tpot_ms": "sla_tpot_ms",
+    "active_hours_per_day": "active_hours_per_day",
+    "session_steps": "session_steps",
+    "tool_definition_tokens": "tool_definition_tokens",
+    "images_per_request": "request_images",
+    "image_tokens": "image_tokens",
+}
 
 
 def run(*args: str):
@@ -42,8 +47,8 @@ def test_every_preset_sets_its_row(calc, catalog):
     )
     for row in table.rows:
         out = calc(workload_name=row["name"])
-        for column in PRESET_COLUMNS:
-            assert out[column] == pytest.approx(row[column], rel=1e-12), (row["name"], column)
+        for column, name in PRESET_COLUMNS.items():
+            assert out[name] == pytest.approx(row[column], rel=1e-12), (row["name"], column)
         assert row["source"] and row["as_of"]
 
 
@@ -51,27 +56,37 @@ def test_a_typed_value_replaces_the_preset_and_the_rest_stays(calc):
     out = calc(workload_name="agent", prompt_tokens=2000, sla_tpot_ms=50)
     assert out["prompt_tokens"] == 2000
     assert out["sla_tpot_ms"] == 50
-    assert out["output_tokens"] == 500  # still the agent row
+    assert out["output_tokens"] == 250  # still the agent row
     assert out["sla_ttft_s"] == 5
 
 
-def test_agent_preset_is_the_books_agentic_context(catalog):
+def test_agent_preset_is_the_books_agentic_context(calc, catalog):
     # Book L1736-1739 (10 tools, 8K context per session): system + tool definitions ~3,000 tokens,
-    # tool calls + results ~5,000 tokens: 3,000 + 5,000 = 8,000 tokens of context per request.
+    # tool calls + results ~5,000 tokens: 3,000 + 5,000 = 8,000 tokens of context at the end of the session.
+    # L1763 (~3 tool calls per session): 4 steps = 3 tool calls + the answer, each adding 1,000 tokens of new input
+    # and 250 of output: 4 × (1,000 + 250) = 5,000.
     row = catalog["workload"].find("agent")
-    assert row["prompt_tokens"] == 3000 + 5000 == 8000
-    # The system prompt and tool definitions repeat on every step: 3,000 / 8,000 = 0.375 of the prompt is cached.
-    assert row["prefix_cache_hit_frac"] == pytest.approx(3000 / 8000) == 0.375
+    assert (row["session_steps"], row["tool_definition_tokens"]) == (4, 3000)
+    assert (row["text_prompt_tokens"], row["output_tokens"]) == (1000, 250)
+    assert 3000 + 4 * (1000 + 250) == 8000
+    out = calc(workload_name="agent")
+    # Step i's prompt = 3,000 + i × 1,000 + (i − 1) × 250: 4,000, 5,250, 6,500, 7,750 → mean 23,500 / 4 = 5,875.
+    assert out["prompt_tokens"] == (4000 + 5250 + 6500 + 7750) / 4 == 5875
+    assert out["context_tokens"] == 7750 + 250 == 8000  # the last step's, the book's 8K context
+    # Cached with prefix caching: the tool definitions and every earlier step, 3,000 + (i − 1) × 1,250:
+    # 3,000 + 4,250 + 5,500 + 6,750 = 19,500 of 23,500 ≈ 0.83 (the preset's share).
+    assert row["prefix_cache_hit_frac"] == pytest.approx(19500 / 23500, abs=5e-3)
     # Book L1745-1747: 19 chat users → 10 agentic users is a drop of (19 − 10) / 19 = 47.4 % ("~47 %": right).
     assert (19 - 10) / 19 == pytest.approx(0.474, abs=5e-4)
 
 
-def test_image_preset_is_visual_tokens_plus_text(catalog):
-    # Book L1678 (Qwen 3 VL, ViT patch 14, 336 px): (336 / 14)² = 24² = 576 visual tokens per image;
-    # with ~200 tokens of question text the prompt is 576 + 200 = 776 ≈ 800 tokens.
+def test_image_preset_is_visual_tokens_plus_text(calc, catalog):
+    # Book L1678 (ViT patch 14, 336 px) and CLIP ViT-L/14-336 of LLaVA-1.5: (336 / 14)² = 24² = 576 visual tokens
+    # per image; with ~200 tokens of question text the prompt is 576 + 200 = 776 tokens.
     assert (336 // 14) ** 2 == 576
     row = catalog["workload"].find("image understanding")
-    assert row["prompt_tokens"] == pytest.approx(576 + 200, rel=0.05)
+    assert (row["images_per_request"], row["image_tokens"], row["text_prompt_tokens"]) == (1, 576, 200)
+    assert calc(workload_name="image understanding")["prompt_tokens"] == 576 + 200
 
 
 def test_chat_preset_matches_the_books_500_token_reply(calc):
@@ -84,9 +99,9 @@ def test_chat_preset_matches_the_books_500_token_reply(calc):
 
 
 def test_requests_follow_the_preset_tokens(calc):
-    # 100 M tokens/month ÷ 30.4375 days ÷ (8,000 + 500) tokens per request (agent preset).
+    # 100 M tokens/month ÷ 30.4375 days ÷ (5,875 + 250) tokens per request (agent preset: the mean step).
     out = calc(workload_name="agent")
-    assert out["requests_per_day"] == pytest.approx(100e6 / out["month_days"] / (8000 + 500), rel=1e-12)
+    assert out["requests_per_day"] == pytest.approx(100e6 / out["month_days"] / (5875 + 250), rel=1e-12)
 
 
 def test_cli_workload_for_every_preset(catalog):
@@ -95,8 +110,8 @@ def test_cli_workload_for_every_preset(catalog):
         assert result.exit_code == 0, (row["name"], result.output)
         out = json.loads(result.stdout)
         assert out["workload_name"] == row["name"]
-        for column in PRESET_COLUMNS:
-            assert out[column] == pytest.approx(row[column], rel=1e-12)
+        for column, name in PRESET_COLUMNS.items():
+            assert out[name] == pytest.approx(row[column], rel=1e-12)
 
 
 def test_cli_workload_case_insensitive_and_set_wins():

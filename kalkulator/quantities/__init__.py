@@ -10,6 +10,7 @@ from kalkulator.quantities import (
     inputs,
     measured,
     memory,
+    session,
     speed,
     tco,
     workload,
@@ -26,6 +27,7 @@ _FORMULAS: tuple[Quantity, ...] = (
     *cost.QUANTITIES,
     *tco.QUANTITIES,
     *breakeven.QUANTITIES,
+    *session.QUANTITIES,
     *measured.QUANTITIES,
 )
 QUANTITIES: tuple[Quantity, ...] = (*_FORMULAS, *checks.quantities(_FORMULAS), *answers.QUANTITIES)

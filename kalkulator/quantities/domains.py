@@ -63,6 +63,12 @@ DOMAINS: dict[str, Domain] = {
     "import_duty_pct": Domain(0, 100),
     "distributor_margin_pct": Domain(0, 1000),
     "prompt_tokens": _int(1, 100_000_000),
+    "text_prompt_tokens": _int(0, 100_000_000),
+    "session_steps": _int(1, 10_000),
+    "tool_definition_tokens": _int(0, 100_000_000),
+    "request_images": _int(0, 10_000),
+    "image_tokens": _int(0, 1_000_000),
+    "tokens_per_word_ratio": _pos(100),
     "output_tokens": _int(1, 10_000_000),
     "context_tokens": _int(0, 1_000_000_000),  # 0: no KV cache, the book's weights-only figures
     "concurrent_users": Domain(1, 10_000_000),

@@ -67,14 +67,18 @@ SCENARIO = (
         default="layer",
         options=("layer", "tensor"),
     ),
-    lookup(
-        "prompt_tokens",
-        "workload",
+    Quantity(
         "prompt_tokens",
         "Token prompt",
         "Prompt tokens",
-        "Tokens in one request's prompt (prefill), from the workload preset; type a count to replace it.",
-        fallback=1000,
+        "Tokens in one request's prompt (prefill), the mean over an agent's steps: system + tool definitions + "
+        "new input × (steps + 1) ÷ 2 + output × (steps − 1) ÷ 2, since step i re-sends the i − 1 earlier steps "
+        "(one step: the new input). Type a count to replace it.",
+        "Buku, bab 1 (estimasi token), bab 2 (prefill) dan bagian agentic (konteks tumbuh per langkah)",
+        expr=R("tool_definition_tokens")
+        + R("step_input_tokens") * (R("session_steps") + 1) / 2
+        + R("output_tokens") * (R("session_steps") - 1) / 2,
+        overridable=True,
     ),
     lookup(
         "output_tokens",
@@ -100,10 +104,13 @@ SCENARIO = (
         "context_tokens",
         "Panjang konteks per pengguna",
         "Context length per user",
-        "Tokens held in the KV cache per user at the end of a request: prompt + output. Type a longer "
-        "context (e.g. a chat's full history) to size for it.",
+        "Tokens held in the KV cache per user at the end of a request: prompt + output; for an agent the "
+        "last step's, (steps − 1) ÷ 2 × (new input + output) above the mean step. Type a longer context "
+        "(e.g. a chat's full history) to size for it.",
         BOOK,
-        expr=R("prompt_tokens") + R("output_tokens"),
+        expr=R("prompt_tokens")
+        + R("output_tokens")
+        + (R("session_steps") - 1) * (R("step_input_tokens") + R("output_tokens")) / 2,
         overridable=True,
     ),
     Quantity(

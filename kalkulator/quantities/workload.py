@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import R, safe_div
+from kalkulator.expr import EQ, IF, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_CAP = "Buku, Bab 11 (concurrency) dan Bab 16–17 (token per bulan)"
@@ -19,6 +19,79 @@ QUANTITIES = (
         choices=("workload", "name"),
     ),
     row_of("workload", "workload_name", "Baris profil beban kerja", "Workload preset row"),
+    lookup(
+        "text_prompt_tokens",
+        "workload",
+        "text_prompt_tokens",
+        "Token teks baru per permintaan",
+        "New text tokens per request",
+        "Text a request adds to the prompt: the whole prompt of a single request, or an agent step's new "
+        "message or tool result. From the workload preset.",
+        fallback=1000,
+    ),
+    lookup(
+        "request_images",
+        "workload",
+        "images_per_request",
+        "Gambar per permintaan",
+        "Images per request",
+        "Images sent with each request (each step of an agent), from the workload preset.",
+    ),
+    lookup(
+        "image_tokens",
+        "workload",
+        "image_tokens",
+        "Token per gambar",
+        "Tokens per image",
+        "Tokens the vision encoder turns one image into: (image side ÷ patch side)², e.g. CLIP ViT-L/14 at "
+        "336 px: (336 ÷ 14)² = 24 × 24 = 576. From the workload preset.",
+    ),
+    Quantity(
+        "step_input_tokens",
+        "Token input baru per permintaan/langkah",
+        "New input tokens per request/step",
+        "New text + images × tokens per image.",
+        "Buku, bagian multimodal (token visual ditambahkan ke prompt)",
+        expr=R("text_prompt_tokens") + R("request_images") * R("image_tokens"),
+    ),
+    lookup(
+        "session_steps",
+        "workload",
+        "session_steps",
+        "Langkah per sesi",
+        "Steps per session",
+        "Model calls in one session: an agent's tool calls and its answer (1 = a single request). Each step "
+        "re-sends the system prompt, the tool definitions and every earlier step. From the workload preset.",
+        fallback=1,
+    ),
+    lookup(
+        "tool_definition_tokens",
+        "workload",
+        "tool_definition_tokens",
+        "Token system + definisi tool",
+        "System + tool-definition tokens",
+        "System prompt and tool definitions (JSON schemas) sent with every step of a session, from the "
+        "workload preset.",
+    ),
+    Quantity(
+        "language_name",
+        "Bahasa teks",
+        "Text language",
+        "Language of the prompts and answers: sets the tokens per word.",
+        "Buku, Bab 1 (estimasi token per bahasa)",
+        default="Indonesia",
+        options=("Indonesia", "English"),
+    ),
+    Quantity(
+        "tokens_per_word_ratio",
+        "Token per kata",
+        "Tokens per word",
+        "Indonesian ≈ 1.5 (the book's rule: 500 words × 1.5 = 750 tokens), English ≈ 1.3 (OpenAI's rule: 100 "
+        "tokens ≈ 75 words); it varies by tokenizer: count your own text to replace it.",
+        "Buku, Bab 1 (500 kata × 1,5 = 750 token); bahasa Inggris: help.openai.com 'What are tokens' (≈ 1,33)",
+        expr=IF(EQ(R("language_name"), "English"), 1.3, 1.5),
+        overridable=True,
+    ),
     Quantity(
         "tokens_per_month",
         "Token per bulan (kebutuhan)",
