@@ -96,6 +96,7 @@ def verification_passes(catalog: Catalog, layout: Layout) -> list[InputSet]:
             "cloud_hours_per_day": 8,
             "api_output_share_frac": 0.5,
             "tokens_per_month": 5_000_000_000,
+            "traffic_growth_pct_per_month": 1,
         },
     ]
     manual = {  # typed over catalog values and formulas: a custom GPU, measured speeds and power, file size, price
