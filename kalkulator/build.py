@@ -70,6 +70,7 @@ def verification_passes(catalog: Catalog, layout: Layout) -> list[InputSet]:
             "horizon_years": 5,
             "duty_cycle_frac": 0.5,
             "pue": 1.6,
+            "traffic_growth_pct_per_month": 15,
         },
         {
             "n_gpus": 4,
@@ -82,6 +83,7 @@ def verification_passes(catalog: Catalog, layout: Layout) -> list[InputSet]:
             "tokens_per_month": 1_000_000,
             "residual_pct": 0,
             "elapsed_months": 30,
+            "traffic_growth_pct_per_month": -10,
         },
         {
             "n_gpus": 2,
@@ -94,6 +96,7 @@ def verification_passes(catalog: Catalog, layout: Layout) -> list[InputSet]:
             "cloud_hours_per_day": 8,
             "api_output_share_frac": 0.5,
             "tokens_per_month": 5_000_000_000,
+            "traffic_growth_pct_per_month": 1,
         },
     ]
     manual = {  # typed over catalog values and formulas: a custom GPU, measured speeds and power, file size, price

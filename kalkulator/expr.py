@@ -209,6 +209,10 @@ def ISBLANK(x: object) -> Call:
     return call("ISBLANK", x)
 
 
+def LN(x: object) -> Call:
+    return call("LN", x)
+
+
 def IFERROR(x: object, fallback: object) -> Call:
     return call("IFERROR", x, fallback)
 
@@ -479,6 +483,13 @@ def _fn_abs(x: Value) -> Value:
     return n if isinstance(n, XlError) else abs(n)
 
 
+def _fn_ln(x: Value) -> Value:
+    n = _number(x)
+    if isinstance(n, XlError):
+        return n
+    return NUM if n <= 0 else math.log(n)  # Excel: LN of 0 or less is #NUM!
+
+
 @dataclass(frozen=True)
 class Func:
     impl: Callable[..., Value]
@@ -499,6 +510,7 @@ FUNCS: dict[str, Func] = {
     "OR": Func(_fn_or, 1, None),
     "NOT": Func(_fn_not, 1, 1),
     "ABS": Func(_fn_abs, 1, 1),
+    "LN": Func(_fn_ln, 1, 1),
     "INDEX": Func(_fn_index, 2, 2, sees_errors=True),
     "MATCH": Func(_fn_match, 3, 3, sees_errors=True),
     "IFERROR": Func(lambda v, fallback: fallback if isinstance(v, XlError) else v, 2, 2, sees_errors=True),

@@ -34,6 +34,7 @@ PORTABLE = {
     "ROUNDUP",
     "ROUNDDOWN",
     "ABS",
+    "LN",
     "INDEX",
     "MATCH",
     "ISBLANK",

@@ -43,6 +43,7 @@ UNITS: dict[str, Unit] = {
     # quantity as 11.0% (type 11); data validation says which one a cell takes.
     "_frac": Unit("share", "0.0%", "porsi"),
     "_pct": Unit("percent", '0.0"%"', "persen"),
+    "_pct_per_month": Unit("%/month", '0.0"%"', "%/bulan"),
     "_b": Unit("billion", "#,##0.00", "miliar"),
     "_bytes": Unit("bytes", "#,##0", "byte"),
     "_bytes_per_token": Unit("bytes/token", "#,##0", "byte/token"),

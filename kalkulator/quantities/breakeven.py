@@ -2,10 +2,35 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import IF, Msg, R
+from kalkulator.expr import AND, EQ, IF, LN, MAX, MIN, OR, ROUND, ROUNDDOWN, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
 
 BOOK_BE = "Buku, Bab break-even: BE (bulan) = Total Capex / (Biaya API per bulan − Biaya Opex per bulan)"
+GROWTH = "Buku, studi kasus startup Bandung: traffic naik 10-20% per bulan; deret geometri"
+NEWTON = "Newton's method on the growth factor (1 + g)^m; a start that brackets the root from one side"
+
+
+def growth() -> Node:
+    """Monthly traffic growth g as a fraction (0.1 for 10 %)."""
+    return R("traffic_growth_pct_per_month") / 100
+
+
+def growth_sum(months: Node) -> Node:
+    """Months of today's bill that `months` months of growing traffic cost: ((1 + g)^m − 1) ÷ g (m when g = 0)."""
+    g = growth()
+    return IF(EQ(g, 0), months, ((1 + g) ** months - 1) / g)
+
+
+def newton_step(y: Node) -> Node:
+    """One Newton step on h(y) = A (y − 1) ÷ g − opex × ln y ÷ ln(1 + g) − capex, y = (1 + g)^m; 1 when idle.
+
+    h(y) is the cumulative saving at the month where the traffic has grown by y, less the capex.
+    """
+    g, a, o = growth(), R("api_cost_idr_per_month"), R("onprem_opex_idr_per_month")
+    h = a * (y - 1) / g - o * LN(y) / LN(1 + g) - R("hardware_capex_idr")
+    # × g on both sides: g × h'(y) = A − opex × (g ÷ ln(1 + g)) ÷ y is positive on the path for either sign of g
+    return IF(R("breakeven_in_growth_flag"), y - safe_div(g * h, a - o * (g / LN(1 + g)) / y), 1)
+
 
 QUANTITIES = (
     Quantity(
@@ -15,6 +40,27 @@ QUANTITIES = (
         "Capacity in requests per day × (prompt + output tokens) × days per month.",
         "Buku, Bab 16.1",
         expr=R("capacity_requests_per_day") * (R("prompt_tokens") + R("output_tokens")) * R("month_days"),
+    ),
+    Quantity(
+        "capacity_runout_months",
+        "Bulan armada kehabisan kapasitas",
+        "Month the fleet runs out of capacity",
+        "First month (0 = today) in which the tokens per month, growing by the monthly growth, exceed the fleet's "
+        "capacity within the latency targets: ln(capacity ÷ demand) ÷ ln(1 + g), rounded down, + 1.",
+        GROWTH,
+        expr=IF(
+            R("demand_tokens_per_month") > R("capacity_tokens_per_month"),
+            Msg("sudah melebihi kapasitas armada", "already above the fleet's capacity"),
+            IF(
+                OR(R("traffic_growth_pct_per_month") <= 0, R("demand_tokens_per_month") <= 0),
+                Msg("tidak pernah (lalu lintas tidak tumbuh)", "never (traffic does not grow)"),
+                ROUNDDOWN(
+                    ROUND(LN(R("capacity_tokens_per_month") / R("demand_tokens_per_month")) / LN(1 + growth()), 9),
+                    0,
+                )
+                + 1,
+            ),
+        ),
     ),
     Quantity(
         "api_cost_idr_per_month",
@@ -33,23 +79,155 @@ QUANTITIES = (
         expr=R("api_cost_idr_per_month") * R("served_frac") - R("onprem_opex_idr_per_month"),
     ),
     Quantity(
+        "growth_phase_months",
+        "Bulan kebutuhan terlayani masih tumbuh",
+        "Months the served demand keeps growing",
+        "Months in which the fleet serves the whole growing (or shrinking) demand: up to the month it runs out of "
+        "capacity, at most the useful life; 0 without growth, without demand, or when it is already over capacity.",
+        GROWTH,
+        expr=IF(
+            OR(
+                EQ(R("traffic_growth_pct_per_month"), 0),
+                R("api_cost_idr_per_month") <= 0,
+                R("demand_tokens_per_month") > R("capacity_tokens_per_month"),
+            ),
+            0,
+            IF(
+                R("traffic_growth_pct_per_month") > 0,
+                MIN(R("lifetime_years") * 12, R("capacity_runout_months")),
+                R("lifetime_years") * 12,
+            ),
+        ),
+    ),
+    Quantity(
+        "growth_phase_saving_idr",
+        "Penghematan kumulatif selama pertumbuhan",
+        "Cumulative saving while the demand grows",
+        "API cost per month × ((1 + g)^months − 1) ÷ g − opex × months, over those months.",
+        GROWTH,
+        expr=R("api_cost_idr_per_month") * growth_sum(R("growth_phase_months"))
+        - R("onprem_opex_idr_per_month") * R("growth_phase_months"),
+    ),
+    Quantity(
+        "breakeven_after_growth_saving_idr_per_month",
+        "Penghematan per bulan setelah pertumbuhan",
+        "Saving per month after the growth months",
+        "Once the fleet runs full: the API cost of its capacity − opex; without a growth phase, today's saving.",
+        GROWTH,
+        expr=IF(
+            R("growth_phase_months") > 0,
+            safe_div(R("api_cost_idr_per_month") * R("capacity_tokens_per_month"), R("demand_tokens_per_month"))
+            - R("onprem_opex_idr_per_month"),
+            R("saving_idr_per_month"),
+        ),
+    ),
+    Quantity(
+        "breakeven_in_growth_flag",
+        "Break-even saat kebutuhan masih tumbuh?",
+        "Break-even while the demand grows?",
+        "TRUE when that cumulative saving reaches the capex: the break-even month is then found by Newton's method.",
+        GROWTH,
+        expr=AND(R("growth_phase_months") > 0, R("growth_phase_saving_idr") >= R("hardware_capex_idr")),
+    ),
+    Quantity(
+        "breakeven_newton_first_ratio",
+        "Newton langkah 1: (1 + g)^bulan",
+        "Newton step 1: (1 + g)^months",
+        "From (1 + g)^m at a month past the break-even when traffic grows (the flat-traffic break-even, at least 1, "
+        "at most the growth months), or 1 (today) when it shrinks, so the steps approach it from one side.",
+        NEWTON,
+        expr=newton_step(
+            IF(
+                R("traffic_growth_pct_per_month") > 0,
+                1
+                + growth()
+                * (
+                    R("hardware_capex_idr")
+                    + R("onprem_opex_idr_per_month")
+                    * IF(
+                        R("api_cost_idr_per_month") > R("onprem_opex_idr_per_month"),
+                        MIN(
+                            R("growth_phase_months"),
+                            MAX(
+                                1,
+                                safe_div(
+                                    R("hardware_capex_idr"),
+                                    R("api_cost_idr_per_month") - R("onprem_opex_idr_per_month"),
+                                ),
+                            ),
+                        ),
+                        R("growth_phase_months"),
+                    )
+                )
+                / R("api_cost_idr_per_month"),
+                1,
+            )
+        ),
+    ),
+    Quantity(
+        "breakeven_newton_second_ratio",
+        "Newton langkah 2",
+        "Newton step 2",
+        "Next Newton step.",
+        NEWTON,
+        expr=newton_step(R("breakeven_newton_first_ratio")),
+    ),
+    Quantity(
+        "breakeven_newton_third_ratio",
+        "Newton langkah 3",
+        "Newton step 3",
+        "Next Newton step.",
+        NEWTON,
+        expr=newton_step(R("breakeven_newton_second_ratio")),
+    ),
+    Quantity(
+        "breakeven_growth_ratio",
+        "Pertumbuhan lalu lintas saat break-even",
+        "Traffic growth at the break-even",
+        "Fourth Newton step: (1 + g)^break-even month, the traffic then ÷ today's (1 when the break-even is not "
+        "in the growth months).",
+        NEWTON,
+        expr=newton_step(R("breakeven_newton_third_ratio")),
+    ),
+    Quantity(
         "breakeven_months",
         "Break-even",
         "Break-even",
-        "Capex ÷ monthly saving; no break-even when the API costs no more than the opex, or when the hardware "
-        "would have to outlive its useful life to pay for itself.",
-        BOOK_BE,
+        "Months until the cumulative saving (API cost of the served demand − opex) reaches the capex. Flat traffic: "
+        "capex ÷ monthly saving. Growing traffic: ln(growth at the break-even) ÷ ln(1 + g) while the fleet serves "
+        "the whole demand; after it runs out of capacity the saving stays at the capacity's API cost − opex. No "
+        "break-even when the API costs no more than the opex, or past the hardware's useful life.",
+        BOOK_BE + "; " + GROWTH,
         expr=IF(
-            R("saving_idr_per_month") > 0,
+            R("breakeven_in_growth_flag"),
+            LN(R("breakeven_growth_ratio")) / LN(1 + growth()),
             IF(
-                R("hardware_capex_idr") / R("saving_idr_per_month") <= R("lifetime_years") * 12,
-                R("hardware_capex_idr") / R("saving_idr_per_month"),
-                Msg(
-                    "tidak ada break-even dalam umur ekonomis hardware",
-                    "no break-even within the hardware's useful life",
+                AND(
+                    R("breakeven_after_growth_saving_idr_per_month") > 0,
+                    R("growth_phase_months")
+                    + safe_div(
+                        R("hardware_capex_idr") - R("growth_phase_saving_idr"),
+                        R("breakeven_after_growth_saving_idr_per_month"),
+                    )
+                    <= R("lifetime_years") * 12,
+                ),
+                R("growth_phase_months")
+                + safe_div(
+                    R("hardware_capex_idr") - R("growth_phase_saving_idr"),
+                    R("breakeven_after_growth_saving_idr_per_month"),
+                ),
+                IF(
+                    AND(R("saving_idr_per_month") <= 0, R("breakeven_after_growth_saving_idr_per_month") <= 0),
+                    Msg(
+                        "tidak ada break-even: API lebih murah dari opex",
+                        "no break-even: the API costs less than the opex",
+                    ),
+                    Msg(
+                        "tidak ada break-even dalam umur ekonomis hardware",
+                        "no break-even within the hardware's useful life",
+                    ),
                 ),
             ),
-            Msg("tidak ada break-even: API lebih murah dari opex", "no break-even: the API costs less than the opex"),
         ),
     ),
     Quantity(
@@ -88,7 +266,8 @@ QUANTITIES = (
         "onprem_cumulative_idr",
         "Kumulatif on-premise",
         "On-premise cumulative",
-        "Capex + opex × months.",
+        "Capex + opex × months. The opex (electricity included) stays fixed as traffic grows; demand above the "
+        "fleet's capacity (see the month it runs out) is not included.",
         BOOK_BE,
         expr=R("hardware_capex_idr") + R("onprem_opex_idr_per_month") * R("elapsed_months"),
     ),
@@ -96,9 +275,9 @@ QUANTITIES = (
         "api_cumulative_idr",
         "Kumulatif API",
         "API cumulative",
-        "API cost per month × months.",
-        BOOK_BE,
-        expr=R("api_cost_idr_per_month") * R("elapsed_months"),
+        "API cost per month × ((1 + g)^months − 1) ÷ g: the bill grows with the traffic (× months when g = 0).",
+        BOOK_BE + "; " + GROWTH,
+        expr=R("api_cost_idr_per_month") * growth_sum(R("elapsed_months")),
     ),
     Quantity(
         "cloud_cumulative_idr",

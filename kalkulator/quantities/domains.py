@@ -73,6 +73,7 @@ DOMAINS: dict[str, Domain] = {
     "context_tokens": _int(0, 1_000_000_000),  # 0: no KV cache, the book's weights-only figures
     "concurrent_users": Domain(1, 10_000_000),
     "tokens_per_month": Domain(0, BIG),
+    "traffic_growth_pct_per_month": Domain(-50, 200),  # a signed rate: traffic may shrink
     "requests_per_day": Domain(0, 1e12),
     "active_hours_per_day": Domain(0, 24, above=True),
     "peak_to_average_ratio": Domain(1, 1000),

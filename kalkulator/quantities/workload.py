@@ -101,6 +101,16 @@ QUANTITIES = (
         default=100_000_000,
     ),
     Quantity(
+        "traffic_growth_pct_per_month",
+        "Pertumbuhan lalu lintas per bulan",
+        "Traffic growth per month",
+        "Compound growth of the tokens per month, month on month (negative when traffic shrinks). It moves the "
+        "month the fleet runs out of capacity, the API's cumulative cost and the break-even; the fleet, the "
+        "cost per token and the TCO stay sized for today's traffic.",
+        "Buku, Bab hybrid: skenario startup dengan pertumbuhan traffic 10-20%/bulan",
+        default=0,
+    ),
+    Quantity(
         "requests_per_day",
         "Permintaan per hari",
         "Requests per day",
