@@ -37,7 +37,7 @@ QUANTITIES = (
         "Break-even",
         "Break-even",
         "Capex ÷ monthly saving; no break-even when the API costs no more than the opex, or when the hardware "
-        "would have to outlive its useful life to pay for itself.",
+        "would have to outlive its useful life (the GPUs' life) to pay for itself.",
         BOOK_BE,
         expr=IF(
             R("saving_idr_per_month") > 0,
