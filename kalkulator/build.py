@@ -82,6 +82,7 @@ def verification_passes(catalog: Catalog, layout: Layout) -> list[InputSet]:
             "allreduce_us": 50,
             "tokens_per_month": 1_000_000,
             "residual_pct": 0,
+            "cooling_type": "immersion",
             "elapsed_months": 30,
             "traffic_growth_pct_per_month": -10,
         },
@@ -94,6 +95,8 @@ def verification_passes(catalog: Catalog, layout: Layout) -> list[InputSet]:
             "usd_idr": 15600,
             "idle_power_frac": 1,
             "cloud_hours_per_day": 8,
+            "cooling_type": "office-ac",
+            "server_lifetime_years": 2,
             "api_output_share_frac": 0.5,
             "tokens_per_month": 5_000_000_000,
             "traffic_growth_pct_per_month": 1,
@@ -110,6 +113,7 @@ def verification_passes(catalog: Catalog, layout: Layout) -> list[InputSet]:
         "electricity_idr_per_kwh": 2500.0,
         "system_power_w": 900.0,
         "decode_layer_overhead_ms": 0.2,
+        "hardware_capex_idr": 75_000_000.0,
     }
     sweep = next((i for i, rb in enumerate(layout.row_blocks) if "concurrent_users" in rb.bound[0]), None)
     for k, extra in enumerate(numbers):

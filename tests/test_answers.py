@@ -111,7 +111,11 @@ def test_staff_counts_the_same_in_cloud_tco_cumulative_and_cost_per_token(calc):
         ({"duty_cycle_frac": 70}, " duty_cycle_frac"),  # meant 0.70
         ({"residual_pct": 150}, " residual_pct"),
         ({"idle_power_frac": -0.1}, " idle_power_frac"),  # prefix_cache_hit_frac is a preset value now
-        ({"n_gpus": 2.5, "pue": 0.5, "lifetime_years": 0}, " n_gpus pue lifetime_years"),  # every offender, in order
+        # every offender, in order (a typed PUE replaces a formula: the CLI and data validation check it)
+        (
+            {"n_gpus": 2.5, "lifetime_years": 0, "server_residual_pct": 150},
+            " n_gpus lifetime_years server_residual_pct",
+        ),
     ],
 )
 def test_inputs_out_of_range_are_named_and_void_the_money(calc, settings, names):

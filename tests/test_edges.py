@@ -34,6 +34,8 @@ NUMERIC_INPUTS = [
     "server_capex_idr",
     "lifetime_years",
     "residual_pct",
+    "server_lifetime_years",
+    "server_residual_pct",
     "horizon_years",
     "maintenance_idr_per_year",
     "staff_idr_per_month",

@@ -15,12 +15,15 @@ from kalkulator.cli import main
 # L1106–1110: a 600 W system running 24 h at Rp 1,699/kWh, no idle phase, no facility overhead.
 BOOK_POWER = {"system_power_w": 600, "idle_power_frac": 1, "pue": 1, "electricity_idr_per_kwh": 1699}
 # L1100–1123: RTX 4090 workstation, Rp 50 juta over 3 years (1,095 days), Rp 500,000/year maintenance, 151 tok/s
-# for one user at a 70 % duty cycle; straight-line without residual value, as the book does.
+# for one user at a 70 % duty cycle; straight-line without residual value, the whole workstation (GPU and the
+# rest) over the same 3 years, as the book does.
 BOOK_4090 = {
     **BOOK_POWER,
     "hardware_capex_idr": 50_000_000,
     "residual_pct": 0,
     "lifetime_years": 3,
+    "server_residual_pct": 0,
+    "server_lifetime_years": 3,
     "year_days": 365,
     "maintenance_idr_per_year": 500_000,
     "staff_idr_per_month": 0,
@@ -121,9 +124,10 @@ def test_api_blend_and_taxes(calc):
 
 
 def test_tco_straight_line_with_residual(calc):
-    # Capex 100 M, 10 % residual after 3 years; over 5 years the book value stops at 10 M.
+    # Capex 100 M, all of it GPUs, 10 % residual after 3 years; over 5 years the book value stops at 10 M.
     base = {
         "hardware_capex_idr": 100e6,
+        "gpu_capex_share_frac": 1,
         "residual_pct": 10,
         "lifetime_years": 3,
         "onprem_opex_idr_per_month": 2e6,
@@ -189,6 +193,7 @@ def test_hybrid_cost(calc):
     # Book's hybrid split 70:30: on-premise fixed cost + 30 % of the demand at API prices.
     out = calc(
         hardware_capex_idr=120e6,
+        gpu_capex_share_frac=1,
         residual_pct=0,
         lifetime_years=3,
         year_days=360,

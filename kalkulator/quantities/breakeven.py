@@ -196,7 +196,7 @@ QUANTITIES = (
         "Months until the cumulative saving (API cost of the served demand − opex) reaches the capex. Flat traffic: "
         "capex ÷ monthly saving. Growing traffic: ln(growth at the break-even) ÷ ln(1 + g) while the fleet serves "
         "the whole demand; after it runs out of capacity the saving stays at the capacity's API cost − opex. No "
-        "break-even when the API costs no more than the opex, or past the hardware's useful life.",
+        "break-even when the API costs no more than the opex, or past the hardware's useful life (the GPUs' life).",
         BOOK_BE + "; " + GROWTH,
         expr=IF(
             R("breakeven_in_growth_flag"),

@@ -6,6 +6,7 @@ from kalkulator.expr import EQ, IF, IFERROR, INDEX, MATCH, Col, Msg, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_COST = "Buku, Bab 16.1: Cost/token = (hardware/lifetime_hari + listrik/hari + maintenance/hari) / tokens_per_hari"
+BOOK_LIVES = "Buku, Bab TCO 5 tahun: depresiasi GPU 3 tahun residual 10 %, depresiasi server 4 tahun residual 5 %"
 BOOK_API = "Buku, Bab harga API Indonesia: USD × kurs + PPN 11 % + PPh 22"
 
 
@@ -146,42 +147,86 @@ CAPEX = (
         "Buku, TCO: instalasi",
     ),
     Quantity(
-        "hardware_capex_idr",
-        "Total belanja modal (capex)",
-        "Total capital expense (capex)",
-        "GPUs + servers + network + storage + cooling + setup, for the fleet. Type a quote to use it instead.",
-        "Buku, TCO: GPU, server, jaringan, pendinginan",
-        expr=R("gpu_capex_idr")
-        + R("server_capex_idr") * R("servers_needed")
+        "other_capex_idr",
+        "Belanja selain GPU",
+        "Capex besides the GPUs",
+        "Servers (without GPUs) × servers + network + storage + cooling + setup: the part depreciated over the "
+        "server's life.",
+        BOOK_LIVES,
+        expr=R("server_capex_idr") * R("servers_needed")
         + R("network_capex_idr")
         + R("storage_capex_idr")
         + R("cooling_capex_idr")
         + R("setup_capex_idr"),
+    ),
+    Quantity(
+        "hardware_capex_idr",
+        "Total belanja modal (capex)",
+        "Total capital expense (capex)",
+        "GPUs + everything else, for the fleet. Type a quote to use it instead: it is then split between the GPU "
+        "and the server schedules by the GPU share below.",
+        "Buku, TCO: GPU, server, jaringan, pendinginan",
+        expr=R("gpu_capex_idr") + R("other_capex_idr"),
+        overridable=True,
+    ),
+    Quantity(
+        "gpu_capex_share_frac",
+        "Porsi GPU dalam capex",
+        "GPU share of the capex",
+        "GPU purchase ÷ (GPU purchase + the rest), from the items above, even when a total quote is typed: the "
+        "quote is split in the same proportion (0 when the items sum to 0). Type the share your quote shows instead.",
+        BOOK_LIVES,
+        expr=safe_div(R("gpu_capex_idr"), R("gpu_capex_idr") + R("other_capex_idr")),
         overridable=True,
     ),
     Quantity(
         "lifetime_years",
-        "Umur ekonomis",
-        "Useful life",
-        "Years over which hardware is depreciated.",
-        "Buku, Bab 16.1: 3 tahun (1.095 hari)",
+        "Umur ekonomis GPU",
+        "GPU useful life",
+        "Years over which the GPUs are depreciated; also the useful life a break-even must fall within.",
+        BOOK_LIVES,
         default=3,
     ),
     Quantity(
         "residual_pct",
-        "Nilai sisa",
-        "Residual value",
-        "Value left at the end of the useful life.",
-        "Buku, Bab 4: GPU disusutkan 3 tahun, nilai sisa 10 %",
+        "Nilai sisa GPU",
+        "GPU residual value",
+        "Share of the GPUs' price left at the end of their useful life.",
+        BOOK_LIVES,
         default=10,
+    ),
+    Quantity(
+        "server_lifetime_years",
+        "Umur ekonomis server",
+        "Server useful life",
+        "Years over which everything but the GPUs (servers, network, storage, cooling, setup) is depreciated.",
+        BOOK_LIVES,
+        default=4,
+    ),
+    Quantity(
+        "server_residual_pct",
+        "Nilai sisa server",
+        "Server residual value",
+        "Share of the non-GPU capex left at the end of the server's useful life.",
+        BOOK_LIVES,
+        default=5,
     ),
     Quantity(
         "depreciation_idr_per_day",
         "Penyusutan per hari",
         "Depreciation per day",
-        "Straight line: capex × (1 − residual) ÷ (life × days per year).",
-        BOOK_COST,
-        expr=safe_div(R("hardware_capex_idr") * (1 - R("residual_pct") / 100), R("lifetime_years") * R("year_days")),
+        "Straight line, two schedules: capex × [GPU share × (1 − GPU residual) ÷ GPU life + (1 − GPU share) × "
+        "(1 − server residual) ÷ server life] ÷ days per year; the rate while both are being depreciated.",
+        BOOK_COST + "; " + BOOK_LIVES,
+        expr=safe_div(
+            R("hardware_capex_idr")
+            * (
+                R("gpu_capex_share_frac") * safe_div(1 - R("residual_pct") / 100, R("lifetime_years"))
+                + (1 - R("gpu_capex_share_frac"))
+                * safe_div(1 - R("server_residual_pct") / 100, R("server_lifetime_years"))
+            ),
+            R("year_days"),
+        ),
     ),
     Quantity(
         "maintenance_idr_per_year",

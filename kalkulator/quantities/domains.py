@@ -130,6 +130,7 @@ DOMAINS: dict[str, Domain] = {
     "usd_idr": _pos(1e6),
     "gpu_price_usd": Domain(0, 1e7),
     "lifetime_years": _pos(50),
+    "server_lifetime_years": _pos(50),
     "horizon_years": _pos(50),
     "elapsed_months": Domain(0, 600),
     "tokens_per_day": _pos(BIG),

@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import R
+from kalkulator.expr import EQ, IF, Node, R, lift
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_POWER = "Buku, Bab 16.1: kWh = W × 24 jam ÷ 1000; Rp = kWh × tarif"
+
+BOOK_COOLING = (
+    "Buku, Asumsi Finansial: PUE 1,3 (data center) hingga 2,0 (ruang kantor); Bab pendinginan: precision AC "
+    "PUE 1,6, liquid cooling direct-to-chip 1,2, immersion 1,05–1,1"
+)
+# Cooling type → PUE, from the book's cooling options (immersion: the upper end of its 1.05–1.1 range).
+COOLING_PUE = {"data-centre": 1.3, "precision-ac": 1.6, "liquid": 1.2, "immersion": 1.1, "office-ac": 2.0}
+
+
+def _pue_of_cooling() -> Node:
+    """The PUE of the chosen cooling type (a chain of IFs; the first type is the fallback)."""
+    first, *rest = COOLING_PUE.items()
+    pue: Node = lift(first[1])
+    for name, value in reversed(rest):
+        pue = IF(EQ(R("cooling_type"), name), value, pue)
+    return pue
+
 
 QUANTITIES = (
     Quantity(
@@ -69,12 +86,24 @@ QUANTITIES = (
         expr=R("system_power_w") * (R("duty_cycle_frac") + (1 - R("duty_cycle_frac")) * R("idle_power_frac")),
     ),
     Quantity(
+        "cooling_type",
+        "Jenis pendinginan",
+        "Cooling type",
+        "How the room is cooled; sets the PUE unless one is typed. data-centre 1.3 (the book's default), "
+        "precision-ac 1.6, liquid (direct-to-chip) 1.2, immersion 1.1, office-ac 2.0.",
+        BOOK_COOLING,
+        default="data-centre",
+        options=tuple(COOLING_PUE),
+    ),
+    Quantity(
         "pue",
         "PUE (efektivitas penggunaan daya)",
         "PUE (power usage effectiveness)",
-        "Facility power ÷ IT power: cooling and power distribution on top of the servers.",
-        "Buku, Asumsi Finansial: PUE 1,3 (data center) hingga 2,0 (ruang kantor)",
-        default=1.3,
+        "Facility power ÷ IT power: cooling and power distribution on top of the servers; from the cooling type. "
+        "Type a measured PUE to use it instead.",
+        BOOK_COOLING,
+        expr=_pue_of_cooling(),
+        overridable=True,
     ),
     Quantity(
         "facility_power_w",

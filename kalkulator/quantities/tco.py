@@ -21,13 +21,23 @@ QUANTITIES = (
         "book_value_end_idr",
         "Nilai buku di akhir horizon",
         "Book value at the horizon",
-        "Capex less straight-line depreciation for min(horizon, life) years; never below the residual value.",
-        "Buku, Bab 4: penyusutan garis lurus dengan nilai sisa",
+        "Each part of the capex (GPUs; the rest) less its straight-line depreciation for min(horizon, its life) "
+        "years; never below its residual value.",
+        "Buku, Bab TCO 5 tahun: depresiasi GPU 3 tahun residual 10 %, depresiasi server 4 tahun residual 5 %",
         expr=R("hardware_capex_idr")
         * (
-            1
-            - (1 - R("residual_pct") / 100)
-            * safe_div(MIN(R("horizon_years"), R("lifetime_years")), R("lifetime_years"))
+            R("gpu_capex_share_frac")
+            * (
+                1
+                - (1 - R("residual_pct") / 100)
+                * safe_div(MIN(R("horizon_years"), R("lifetime_years")), R("lifetime_years"))
+            )
+            + (1 - R("gpu_capex_share_frac"))
+            * (
+                1
+                - (1 - R("server_residual_pct") / 100)
+                * safe_div(MIN(R("horizon_years"), R("server_lifetime_years")), R("server_lifetime_years"))
+            )
         ),
     ),
     Quantity(
