@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from kalkulator.catalog import SCHEMAS, Catalog
 from kalkulator.expr import Value, XlError
 from kalkulator.graph import Graph
+from kalkulator.quantities.base import NO_CHOICE
 from kalkulator.quantities.domains import domain_of
 
 
@@ -96,6 +97,9 @@ def resolve(
         if key not in out and not graph[key].is_input:
             continue  # a formula picks the row (e.g. the cloud offer follows the GPU)
         chosen = out.get(key, graph[key].default)
+        if graph[key].optional:
+            out[key] = _optional_choice(chosen, table, f"{prefix}{key}", table_key)
+            continue
         if not isinstance(chosen, str) or not chosen:
             raise ScenarioError(f"{prefix}{key}: needs a name from the {table_key} catalog")
         row = table.find(chosen)
@@ -123,6 +127,19 @@ def resolve(
                 if notes is not None:
                     notes.append(f"{prefix}{n} not given for {chosen!r}; using 0")
     return out
+
+
+def _optional_choice(chosen: Value, table, where: str, table_key: str) -> str:
+    """The catalog spelling of an optional choice, or NO_CHOICE when it is off (blank or "none")."""
+    if chosen is None or (isinstance(chosen, str) and chosen.strip().lower() in ("", NO_CHOICE)):
+        return NO_CHOICE
+    row = table.find(str(chosen))
+    if row is None:
+        suggestion = closest(str(chosen), table.names)
+        hint = f" Closest: {', '.join(suggestion)}." if suggestion else ""
+        off = f"{NO_CHOICE!r} leaves it off."
+        raise ScenarioError(f"{where}: {chosen!r} is not in the {table_key} catalog.{hint} {off}")
+    return row["name"]
 
 
 def outputs(values: Mapping[str, Value], graph: Graph) -> dict[str, Value]:

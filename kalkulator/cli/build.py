@@ -55,7 +55,11 @@ def _missing_defaults(catalog: Catalog) -> list[str]:
     return [
         f"the default {q.name} {q.default!r} is not in the {q.choices[0]} catalog; the workbook asks to choose one"
         for q in QUANTITIES
-        if q.choices and q.is_input and isinstance(q.default, str) and catalog[q.choices[0]].find(q.default) is None
+        if q.choices
+        and q.is_input
+        and not q.optional
+        and isinstance(q.default, str)
+        and catalog[q.choices[0]].find(q.default) is None
     ]
 
 

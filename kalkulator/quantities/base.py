@@ -47,9 +47,11 @@ UNITS: dict[str, Unit] = {
     "_b": Unit("billion", "#,##0.00", "miliar"),
     "_bytes": Unit("bytes", "#,##0", "byte"),
     "_bytes_per_token": Unit("bytes/token", "#,##0", "byte/token"),
+    "_bytes_per_param": Unit("bytes/param", "0.00", "byte/parameter"),
     "_bits": Unit("bits", "0.00", "bit"),
     "_bits_per_param": Unit("bits/param", "0.00", "bit/parameter"),
     "_tokens": Unit("tokens", "#,##0", "token"),
+    "_tokens_per_step": Unit("tokens/step", "0.00", "token/langkah"),
     "_users": Unit("users", "#,##0", "pengguna"),
     "_steps": Unit("steps", "#,##0", "langkah"),
     "_images": Unit("images", "#,##0", "gambar"),
@@ -126,6 +128,9 @@ def unit_key(name: str) -> str:
     return max(matches, key=len)
 
 
+NO_CHOICE = "none"  # an optional catalog choice left off (e.g. no draft model)
+
+
 @dataclass(frozen=True)
 class Quantity:
     """One named quantity: an input (expr is None) or a formula, with its labels and source."""
@@ -140,6 +145,7 @@ class Quantity:
     overridable: bool = False  # the workbook offers a yellow cell that replaces the formula's value
     choices: tuple[str, str] | None = None  # dropdown from a catalog column (table, column)
     options: tuple[str, ...] = ()  # dropdown from fixed options
+    optional: bool = False  # a catalog choice that may be NO_CHOICE (or blank): no row, the feature is off
     catalog_column: tuple[str, str] | None = None  # (table, column) a lookup reads
 
     @property

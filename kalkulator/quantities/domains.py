@@ -120,6 +120,10 @@ DOMAINS: dict[str, Domain] = {
     "speed_error_high_frac": Domain(0, 10),
     "decode_tok_s": _pos(1e7),
     "prefill_tok_s": _pos(1e9),
+    "spec_draft_tokens": _int(1, 64),
+    # fine-tuning
+    "optimizer_bytes_per_param": Domain(0, 64),
+    "finetune_batch_tokens": _int(0, 1_000_000_000),
     # electricity
     "electricity_idr_per_kwh": Domain(0, 1e6),
     "host_power_w": Domain(0, 1e6),

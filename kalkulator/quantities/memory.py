@@ -2,11 +2,45 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import IF, MAX, MIN, ROUND, ROUNDDOWN, ROUNDUP, Msg, R
+from collections.abc import Mapping
+
+from kalkulator.expr import IF, MAX, MIN, ROUND, ROUNDDOWN, ROUNDUP, Msg, Node, R
 from kalkulator.quantities.base import Quantity
 
 BOOK_VRAM = "Buku, Bab VRAM: VRAM_total = model_weights + KV_cache + overhead"
 BOOK_KV = "Buku, Bab KV Cache: 2 × layers × kv_heads × head_dim × bytes per element"
+
+# The model figures the memory formulas read, by catalog column: the chosen model's values here; a draft model
+# (speculative decoding) passes its own catalog row, so each formula below is written once for both.
+CHOSEN_MODEL: Mapping[str, Node] = {
+    "params_b": R("model_params_b"),
+    "layers": R("model_layers"),
+    "kv_heads": R("model_kv_heads"),
+    "head_dim": R("model_head_dim"),
+    "kv_latent_dim": R("model_kv_latent_dim"),
+    "sliding_window": R("model_sliding_window_tokens"),
+    "sliding_layers": R("model_sliding_layers"),
+}
+
+
+def weights_of(params_b: Node, bits: object) -> Node:
+    """Weights in GB: parameters (billions) × bits per parameter ÷ 8."""
+    return params_b * bits / 8
+
+
+def kv_layer_bytes(model: Mapping[str, Node]) -> Node:
+    """KV-cache bytes per token and layer: K and V per KV head, or the MLA latent width, × bits ÷ 8."""
+    width = IF(model["kv_latent_dim"] > 0, model["kv_latent_dim"], 2 * model["kv_heads"] * model["head_dim"])
+    return width * R("kv_cache_bits") / 8
+
+
+def kv_layer_tokens(model: Mapping[str, Node]) -> Node:
+    """Layers × tokens cached at the scenario's context: sliding-window layers keep at most their window."""
+    sliding = model["sliding_layers"]
+    return (model["layers"] - sliding) * R("context_tokens") + sliding * MIN(
+        R("context_tokens"), model["sliding_window"]
+    )
+
 
 QUANTITIES = (
     Quantity(
@@ -16,7 +50,7 @@ QUANTITIES = (
         "Parameters × bits per parameter ÷ 8 (MoE: all experts are held in memory). "
         "Type the real file size in the yellow cell to use it instead.",
         "Buku, Bab VRAM: params × bytes per param",
-        expr=R("model_params_b") * R("weight_bits_per_param") / 8,
+        expr=weights_of(CHOSEN_MODEL["params_b"], R("weight_bits_per_param")),
         overridable=True,
     ),
     Quantity(
@@ -33,9 +67,7 @@ QUANTITIES = (
         "KV cache per token per layer",
         "K and V for each KV head (2 × kv_heads × head_dim values), or the MLA latent width, × bits ÷ 8.",
         BOOK_KV + "; DeepSeek-V3 paper (MLA)",
-        expr=IF(R("model_kv_latent_dim") > 0, R("model_kv_latent_dim"), 2 * R("model_kv_heads") * R("model_head_dim"))
-        * R("kv_cache_bits")
-        / 8,
+        expr=kv_layer_bytes(CHOSEN_MODEL),
     ),
     Quantity(
         "kv_cache_bytes_per_token",
@@ -51,11 +83,7 @@ QUANTITIES = (
         "KV cache per user (bytes)",
         "Full-attention layers keep the whole context; sliding-window layers keep at most their window.",
         BOOK_KV + "; Gemma 2/3 and gpt-oss configs (sliding window)",
-        expr=R("kv_layer_bytes_per_token")
-        * (
-            (R("model_layers") - R("model_sliding_layers")) * R("context_tokens")
-            + R("model_sliding_layers") * MIN(R("context_tokens"), R("model_sliding_window_tokens"))
-        ),
+        expr=R("kv_layer_bytes_per_token") * kv_layer_tokens(CHOSEN_MODEL),
     ),
     Quantity(
         "kv_cache_gb_per_user",
