@@ -11,8 +11,9 @@ NEWTON = "Newton's method on the growth factor (1 + g)^m; a start that brackets 
 
 
 def growth() -> Node:
-    """Monthly traffic growth g as a fraction (0.1 for 10 %)."""
-    return R("traffic_growth_pct_per_month") / 100
+    """Monthly traffic growth g as a fraction (0.1 for 10 %), to 1e-8: a smaller rate is no growth (1 + g would
+    round to 1 and ln(1 + g) to 0)."""
+    return ROUND(R("traffic_growth_pct_per_month"), 6) / 100
 
 
 def growth_sum(months: Node) -> Node:
@@ -52,7 +53,7 @@ QUANTITIES = (
             R("demand_tokens_per_month") > R("capacity_tokens_per_month"),
             Msg("sudah melebihi kapasitas armada", "already above the fleet's capacity"),
             IF(
-                OR(R("traffic_growth_pct_per_month") <= 0, R("demand_tokens_per_month") <= 0),
+                OR(growth() <= 0, R("demand_tokens_per_month") <= 0),
                 Msg("tidak pernah (lalu lintas tidak tumbuh)", "never (traffic does not grow)"),
                 ROUNDDOWN(
                     ROUND(LN(R("capacity_tokens_per_month") / R("demand_tokens_per_month")) / LN(1 + growth()), 9),
@@ -87,13 +88,13 @@ QUANTITIES = (
         GROWTH,
         expr=IF(
             OR(
-                EQ(R("traffic_growth_pct_per_month"), 0),
+                EQ(growth(), 0),
                 R("api_cost_idr_per_month") <= 0,
                 R("demand_tokens_per_month") > R("capacity_tokens_per_month"),
             ),
             0,
             IF(
-                R("traffic_growth_pct_per_month") > 0,
+                growth() > 0,
                 MIN(R("lifetime_years") * 12, R("capacity_runout_months")),
                 R("lifetime_years") * 12,
             ),
@@ -138,7 +139,7 @@ QUANTITIES = (
         NEWTON,
         expr=newton_step(
             IF(
-                R("traffic_growth_pct_per_month") > 0,
+                growth() > 0,
                 1
                 + growth()
                 * (

@@ -68,10 +68,11 @@ QUANTITIES = (
         "estimate_measured_ratio",
         "Perkiraan ÷ terukur",
         "Estimate ÷ measured",
-        "Above 1: the estimate is faster than the measurement; below 1: slower.",
+        "Above 1: the estimate is faster than the measurement; below 1: slower. A measured speed under 0.001 tok/s "
+        "counts as none (the ratio would overflow).",
         "kalkulator accuracy: predicted ÷ measured",
         expr=IF(
-            R("measured_tok_s") > 0,
+            R("measured_tok_s") >= 0.001,
             R("measured_estimate_tok_s") / R("measured_tok_s"),
             Msg("belum ada hasil ukur", "no measurement"),
         ),
