@@ -296,6 +296,19 @@ def _kill_build(out: Path, at: float | None, after_staging: float) -> str:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def _processes_mentioning(text: str) -> list[str]:
+    """Command lines of running processes that contain `text` (read from /proc: no procps needed)."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            line = cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue  # ended meanwhile
+        if text in line:
+            found.append(line)
+    return found
+
+
 def test_sigkill_at_random_moments_leaves_the_old_or_the_new_set(tmp_path, new_set, old_set):
     rng = random.Random(14)
     started = time.monotonic()
@@ -323,6 +336,8 @@ def test_sigkill_at_random_moments_leaves_the_old_or_the_new_set(tmp_path, new_s
             assert result.exit_code == 0, result.output
             assert visible(out) == new_set and hidden(out) == [], (i, outcomes[-1])
     print("(how it ended, what the folder held, leftovers):", outcomes)
+    time.sleep(5)  # a forked helper of a killed build finishes its part (about 2 s here) and exits by itself
+    assert _processes_mentioning(str(tmp_path)) == [], "a killed build left a process behind"
     # The seeded moments land inside builds. Whether a kill hits the few milliseconds of writing depends on the
     # machine; the os._exit tests above cover each step of it deterministically.
     assert sum(o[0] == "killed" for o in outcomes) >= 4, outcomes

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import io
-import multiprocessing
-import os
 import sys
 import tempfile
 import time
 import zipfile
 import zlib
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 import click
 
+from kalkulator import forked
 from kalkulator.build import LANGS, build, check_with_libreoffice, lay_out, verification_passes, workbook_name
 from kalkulator.catalog import Catalog
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail
@@ -69,14 +67,6 @@ def _preview(catalog: Catalog) -> tuple[str, list[str]]:
     return render_preview(catalog, notes), notes
 
 
-def _beside() -> Executor:
-    """A worker process forked from this one (it inherits the loaded catalog), or this process where fork is not
-    available or there is one core."""
-    if (os.cpu_count() or 1) > 1 and "fork" in multiprocessing.get_all_start_methods():
-        return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
-    return ThreadPoolExecutor(1)
-
-
 @click.command("build")
 @click.option(
     "--lang",
@@ -115,20 +105,19 @@ def build_cmd(lang: str, out_dir: Path, check: bool, catalog_dir: Path | None) -
     started = time.perf_counter()
     notes = _missing_defaults(catalog)
     outputs: dict[str, bytes] = {}
-    with _beside() as pool:  # the preview page on the other core while the workbooks are built here
-        preview = pool.submit(_preview, catalog) if lang == "all" else None
-        for code in langs:
-            try:
-                outputs[workbook_name(code)] = build(code, catalog).data
-            except ValueError as exc:
-                fail(f"cannot lay out the workbook: {exc}")
-        if preview is not None:
-            try:
-                page, left_out = preview.result()
-                outputs["preview.html"] = page.encode("utf-8")
-                notes.extend(left_out)
-            except ScenarioError as exc:
-                fail(f"cannot build preview.html: {exc} (--lang id or --lang en builds a workbook alone)")
+    preview = forked.start(_preview, catalog) if lang == "all" else None  # the page on the other core
+    for code in langs:
+        try:
+            outputs[workbook_name(code)] = build(code, catalog).data
+        except ValueError as exc:
+            fail(f"cannot lay out the workbook: {exc}")
+    if preview is not None:
+        try:
+            page, left_out = preview()
+        except ScenarioError as exc:
+            fail(f"cannot build preview.html: {exc} (--lang id or --lang en builds a workbook alone)")
+        outputs["preview.html"] = page.encode("utf-8")
+        notes.extend(left_out)
     for note in notes:
         click.echo(f"note: {note}", err=True)
     if check:

@@ -11,17 +11,6 @@ BOOK_IMAGE = "Buku, Bagian 6 (multimodal: token visual per gambar)"
 BOOK_WORDS = "Buku, Bab 1 (estimasi token per kata)"
 
 
-def _api_idr(input_tokens, cached_tokens, output_tokens):
-    """API bill in rupiah: cached input at the cached price (the input price when none), the rest at list prices."""
-    cached_price = IF(R("api_cached_input_usd_per_1m") > 0, R("api_cached_input_usd_per_1m"), R("api_input_usd_per_1m"))
-    usd = (
-        cached_tokens * cached_price
-        + (input_tokens - cached_tokens) * R("api_input_usd_per_1m")
-        + output_tokens * R("api_output_usd_per_1m")
-    ) / 1e6
-    return usd * R("usd_idr") * R("api_tax_multiplier_ratio")
-
-
 SESSION_TOKENS = R("session_input_tokens") + R("session_output_tokens")
 
 QUANTITIES = (
@@ -71,10 +60,10 @@ QUANTITIES = (
         "session_api_cost_idr",
         "Biaya API per sesi",
         "API cost per session",
-        "(Cached tokens × cached price + other input tokens × input price + output tokens × output price) "
-        "÷ 1,000,000 × USD rate × taxes.",
+        "API cost per 1M tokens (cached, other input and output tokens at their prices, in the workload's mix) "
+        "× (input + output tokens per session) ÷ 1,000,000.",
         BOOK_AGENT,
-        expr=_api_idr(R("session_input_tokens"), R("session_cached_tokens"), R("session_output_tokens")),
+        expr=R("api_cost_idr_per_1m_tokens") * SESSION_TOKENS / 1e6,
     ),
     Quantity(
         "session_time_s",
@@ -100,7 +89,7 @@ QUANTITIES = (
         "Tokens per image × input price ÷ 1,000,000 × USD rate × taxes (APIs count image tokens their own way: "
         "type the provider's count in tokens per image).",
         BOOK_IMAGE,
-        expr=_api_idr(R("image_tokens"), 0, 0),
+        expr=R("image_tokens") * R("api_input_usd_per_1m") / 1e6 * R("usd_idr") * R("api_tax_multiplier_ratio"),
     ),
     Quantity(
         "cost_idr_per_1000_words",

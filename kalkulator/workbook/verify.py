@@ -8,7 +8,6 @@ previews show without recalculating) must equal the recalculated values of the f
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import re
 import warnings
@@ -18,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from kalkulator import forked
 from kalkulator.catalog import Catalog
 from kalkulator.expr import Value, XlError, xl_round, xl_rounddown, xl_roundup
 from kalkulator.graph import Graph, override_key
@@ -232,18 +232,17 @@ def parts(layout: Layout, n: int) -> list[list[FormulaCell]]:
     return [p for p in out if p]
 
 
-def evaluate(path: Path, layout: Layout, input_sets: list[dict[str, Value]]) -> list[dict[str, Value]]:
-    """Every formula cell's recalculated value (by cell key) under each input set, the parts on every core."""
-    workers = os.cpu_count() or 1
-    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        workers = 1
+def evaluate(
+    path: Path, layout: Layout, input_sets: list[dict[str, Value]], meanwhile: Callable[[], object] = lambda: None
+) -> list[dict[str, Value]]:
+    """Every formula cell's recalculated value (by cell key) under each input set, the parts on every core.
+
+    `meanwhile` runs in this process while the workers recalculate (it would otherwise wait idle).
+    """
     key = Evaluator.key_of(path)
+    workers = (os.cpu_count() or 1) if forked.available() else 1
     jobs = [(path, [key(f.sheet, f.coord) for f in part], input_sets) for part in parts(layout, workers)]
-    if len(jobs) == 1:
-        results = [_evaluate_part(*jobs[0])]
-    else:
-        with multiprocessing.get_context("fork").Pool(len(jobs)) as pool:
-            results = pool.starmap(_evaluate_part, jobs)
+    results = forked.run_all(_evaluate_part, jobs, meanwhile)
     merged: list[dict[str, Value]] = [{} for _ in input_sets]
     for result in results:
         for whole, part in zip(merged, result, strict=True):
@@ -309,10 +308,16 @@ def verify(
     if as_is is None:
         cell_sets.append({})
         as_is = len(passes)
-    results = evaluate(path, layout, cell_sets)
-    for inputs, got_values in zip(passes, results, strict=False):
+    found: list[tuple[list[dict[tuple, Value]], set[str], dict[str, Value]]] = []
+
+    def meanwhile() -> None:  # the engine's values and the file's own cells, read while the workers recalculate
+        expected = [expected_values(layout, graph, columns, p.settings, p.table_inputs) for p in passes]
+        found.append((expected, formula_cells(path), cached_values(path, list(by_key))))
+
+    results = evaluate(path, layout, cell_sets, meanwhile)
+    expected_sets, in_file, cached = found[0]
+    for inputs, got_values, expected in zip(passes, results, expected_sets, strict=False):
         report.passes.append(inputs.name)
-        expected = expected_values(layout, graph, columns, inputs.settings, inputs.table_inputs)
         for k, f in by_key.items():
             got = got_values[k]
             want = expected[f.key]
@@ -320,8 +325,7 @@ def verify(
             if not same(want, got):
                 report.mismatches.append(Mismatch(inputs.name, f"{f.sheet}!{f.coord}", f.label, want, got))
     recalculated = results[as_is]
-    report.unexpected_formulas = sorted(formula_cells(path) - set(by_key))
-    cached = cached_values(path, list(by_key))
+    report.unexpected_formulas = sorted(in_file - set(by_key))
     for k, f in by_key.items():
         report.cached_checked += 1
         if not same(recalculated[k], cached[k]):
