@@ -45,6 +45,7 @@ class DecodeParams:
     layer_overhead_ms: float
     attention_ns: float
     flop_per_byte: float = 0.0  # 0 = the cores never limit the bandwidth
+    superblock_work: float = 1.0  # ALU work per byte of super-block formats (K-, I-quants) ÷ that of block formats
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ DECODE_BOUNDS = {
     "layer_overhead_ms": (0.0, 5.0),
     "attention_ns": (0.0, 1e4),
     "flop_per_byte": (1.0, 1e3),
+    "superblock_work": (0.5, 4.0),
 }
 PREFILL_BOUNDS = {
     "efficiency": (0.01, 1.0),
@@ -80,6 +82,13 @@ def _model_arch(catalog: Catalog, name: str) -> dict:
     return row
 
 
+def _quant(catalog: Catalog, name: str) -> dict:
+    row = catalog["quant"].find(name)
+    if row is None:
+        raise CalibrationError(f"quantization {name!r} is not in the quantization catalog")
+    return row
+
+
 def frame(rows: pd.DataFrame, catalog: Catalog) -> pd.DataFrame:
     """Add the architecture columns the fit needs (layers, KV bytes per token at F16, attention width, context)."""
     arch = [_model_arch(catalog, m) for m in rows["model"]]
@@ -89,6 +98,7 @@ def frame(rows: pd.DataFrame, catalog: Catalog) -> pd.DataFrame:
     if "era" not in out.columns:
         out["era"] = CURRENT_ERA
     out["layers"] = [a["layers"] for a in arch]
+    out["dequant"] = [_quant(catalog, q)["dequant"] for q in out["quant"]]
     out["sliding_layers"] = [a["sliding_layers"] for a in arch]
     out["sliding_window"] = [a["sliding_window"] for a in arch]
     out["active_params_b"] = [
@@ -218,12 +228,21 @@ def _attended(x: pd.DataFrame, keys: pd.Series) -> np.ndarray:
     return (x["layers"].to_numpy() - sliding) * keys + sliding * np.minimum(keys, x["sliding_window"].to_numpy())
 
 
+def weight_work(p: DecodeParams, x: pd.DataFrame) -> np.ndarray:
+    """Core work per weight byte relative to block formats: the fitted ratio for super-block formats (the quant
+    catalog's `dequant` column), else 1 — float weights cost the same (loads and dot products dominate: F16 and
+    Q4_0 reach the same bandwidth where the cores limit it)."""
+    return np.where(x["dequant"].to_numpy() == "superblock", p.superblock_work, 1.0)
+
+
 def decode_efficiency(p: DecodeParams, x: pd.DataFrame) -> np.ndarray:
-    """Share of peak bandwidth decode reaches: the kernels' share, capped by FP16 peak ÷ (FLOP/byte × bandwidth)."""
+    """Share of peak bandwidth decode reaches: the kernels' share, capped by FP16 peak ÷ (ALU work per byte ×
+    bandwidth), where the work per byte is FLOP/byte × the format's work ratio."""
     eta = np.where(x["memory_type"] == "hbm", p.efficiency_hbm, p.efficiency)
     if p.flop_per_byte <= 0:
         return eta
-    limit = x["fp16_tflops"].to_numpy() * 1000 / (p.flop_per_byte * x["mem_bandwidth_gbs"].to_numpy())
+    work = p.flop_per_byte * weight_work(p, x)
+    limit = x["fp16_tflops"].to_numpy() * 1000 / (work * x["mem_bandwidth_gbs"].to_numpy())
     return np.minimum(eta, np.where(np.isnan(limit), 1.0, limit))
 
 
@@ -273,11 +292,12 @@ def _fit(kind: str, x: pd.DataFrame, free: list[str], base, predict) -> object:
     return params(res.x)
 
 
-def fit_decode(x: pd.DataFrame, base: DecodeParams = DEFAULT_DECODE) -> DecodeParams:
+def fit_decode(x: pd.DataFrame, base: DecodeParams = DEFAULT_DECODE, superblock: bool = False) -> DecodeParams:
     """Fit what the rows can pin down; hold the rest at `base`.
 
     HBM and other memory need rows of both; the attention cost needs contexts spread over 1,000 tokens or more;
-    the cores' limit needs the FP16 peak of every device and three devices or more.
+    the cores' limit needs the FP16 peak of every device and three devices or more. With `superblock` the
+    super-block formats' work ratio is fitted too (it needs rows of block and super-block formats).
     """
     hbm = x["memory_type"] == "hbm"
     free = ["layer_overhead_ms"]
@@ -290,12 +310,17 @@ def fit_decode(x: pd.DataFrame, base: DecodeParams = DEFAULT_DECODE) -> DecodePa
     if x["fp16_tflops"].notna().all() and x["device"].nunique() >= 3:
         free.append("flop_per_byte")
         base = replace(base, flop_per_byte=base.flop_per_byte or 30.0)
+        if superblock and {"block", "superblock"} <= set(x["dequant"]):
+            free.append("superblock_work")
     if x["device"].nunique() == 1 and x["weights_bytes"].nunique() == 1 and "efficiency" in free:
         free.remove("layer_overhead_ms")  # one device and one model: bandwidth share and fixed cost are one number
     p = _fit("decode", x, free, base, predict_decode)
     eta = np.where(x["memory_type"] == "hbm", p.efficiency_hbm, p.efficiency)
-    if "flop_per_byte" in free and not (decode_efficiency(p, x) < eta - 1e-9).any():
+    limited = decode_efficiency(p, x) < eta - 1e-9
+    if "flop_per_byte" in free and not limited.any():
         p = replace(p, flop_per_byte=0.0)  # the cores never limit these devices: no value can be told
+    if "superblock_work" in free and not (limited & (x["dequant"] == "superblock").to_numpy()).any():
+        p = replace(p, superblock_work=DEFAULT_DECODE.superblock_work)  # nor the super-block ratio
     if not hbm.any() and not (base is not DEFAULT_DECODE and base.efficiency_hbm):
         p = replace(p, efficiency_hbm=p.efficiency)
     return p
@@ -361,25 +386,65 @@ def _donor(group: tuple[str, str], done: dict) -> GroupFit | None:
     return None
 
 
+def _with_superblock(tg: pd.DataFrame, first: DecodeParams) -> DecodeParams:
+    """Refit `first` with the super-block formats' work ratio free, when these rows can tell it.
+
+    The ratio (ALU work per byte of Q4_K_M, IQ… ÷ that of Q4_0, Q8_0) shows only where the cores limit decode
+    and both kinds of format were measured (Apple GPUs with few cores for their bandwidth). The limit is a
+    minimum, flat where it does not bind (there the ratio cannot move from 1): the refit starts well above 1 and
+    is kept when it fits better.
+    """
+    if first.flop_per_byte <= 0 or not {"block", "superblock"} <= set(tg["dequant"]):
+        return first
+    measured = np.log(tg["tok_s"].to_numpy())
+    fits = [first, fit_decode(tg, replace(first, superblock_work=1.6), superblock=True)]
+    return min(fits, key=lambda p: float(np.sum((np.log(predict_decode(p, tg)) - measured) ** 2)))
+
+
+def _fit_group(data: pd.DataFrame, group: tuple[str, str], done: dict, ratio: float | None, min_devices: int):
+    rows = data[(data["backend"] == group[0]) & (data["era"] == group[1])]
+    tg, pp = rows[rows["metric"] == "tg"], rows[(rows["metric"] == "pp") & rows["fp16_tflops"].notna()]
+    donor = _donor(group, done)
+    decode_base = donor.decode if donor else DEFAULT_DECODE
+    if donor is not None and donor.backend != group[0]:
+        decode_base = replace(decode_base, flop_per_byte=0.0)  # the cores' limit is a property of the backend
+    if ratio is not None:
+        decode_base = replace(decode_base, superblock_work=ratio)
+    decode = fit_decode(tg, decode_base)
+    if ratio is None and tg["device"].nunique() >= min_devices:
+        decode = _with_superblock(tg, decode)
+    prefill = None
+    if pp["device"].nunique() >= min_devices or (donor and donor.prefill and not pp.empty):
+        base = donor.prefill if donor and donor.prefill else DEFAULT_PREFILL
+        prefill = fit_prefill(pp, base, decode)
+    elif donor is not None:
+        prefill = donor.prefill
+    label = f"{donor.backend}@{donor.era}" if donor else ""
+    return GroupFit(group[0], group[1], decode, prefill, label, int(tg["device"].nunique()), len(rows))
+
+
 def fit_groups(data: pd.DataFrame, min_devices: int = 3) -> dict[tuple[str, str], GroupFit]:
-    """One fit per (backend, era) with measurements from at least `min_devices` devices."""
+    """One fit per (backend, era) with measurements from at least `min_devices` devices.
+
+    The super-block work ratio is a property of the formats, shared by every backend: the first group that can
+    tell it sets it for all; a group fitted before with super-block rows the cores limit is fitted again.
+    """
     done: dict[tuple[str, str], GroupFit] = {}
+    ratio: float | None = None
     for group in _order(data, min_devices):
-        rows = data[(data["backend"] == group[0]) & (data["era"] == group[1])]
-        tg, pp = rows[rows["metric"] == "tg"], rows[(rows["metric"] == "pp") & rows["fp16_tflops"].notna()]
-        donor = _donor(group, done)
-        decode_base = donor.decode if donor else DEFAULT_DECODE
-        if donor is not None and donor.backend != group[0]:
-            decode_base = replace(decode_base, flop_per_byte=0.0)  # the cores' limit is a property of the backend
-        decode = fit_decode(tg, decode_base)
-        prefill = None
-        if pp["device"].nunique() >= min_devices or (donor and donor.prefill and not pp.empty):
-            base = donor.prefill if donor and donor.prefill else DEFAULT_PREFILL
-            prefill = fit_prefill(pp, base, decode)
-        elif donor is not None:
-            prefill = donor.prefill
-        label = f"{donor.backend}@{donor.era}" if donor else ""
-        done[group] = GroupFit(group[0], group[1], decode, prefill, label, int(tg["device"].nunique()), len(rows))
+        done[group] = _fit_group(data, group, done, ratio, min_devices)
+        if ratio is None and done[group].decode.superblock_work != DEFAULT_DECODE.superblock_work:
+            ratio = done[group].decode.superblock_work
+            for other, f in list(done.items()):
+                if other == group:
+                    continue
+                rows = data[(data["backend"] == other[0]) & (data["era"] == other[1]) & (data["metric"] == "tg")]
+                if f.decode.flop_per_byte > 0 and (rows["dequant"] == "superblock").any():
+                    done[other] = _fit_group(
+                        data, other, {k: v for k, v in done.items() if k != other}, ratio, min_devices
+                    )
+                else:
+                    done[other] = replace(f, decode=replace(f.decode, superblock_work=ratio))
     return done
 
 
@@ -552,6 +617,7 @@ def _row(name, f: GroupFit, residuals, origin, as_of, serial_frac, note: str = "
         "prefill_efficiency_quant_frac": round(prefill.efficiency_quant, 4),
         "prefill_layer_overhead_us": round(prefill.layer_overhead_us, 4),
         "decode_flop_per_byte": round(f.decode.flop_per_byte, 2),
+        "decode_superblock_work_ratio": round(f.decode.superblock_work, 3),
         "prefill_attention_efficiency_frac": round(prefill.attention_efficiency, 4),
         "prefill_chunk_tokens": CHUNK,
         "fp8_fp4_units": 0,

@@ -98,6 +98,7 @@ FIELD_LABELS: dict[str, tuple[str, str]] = {
     "quant.kind": ("Jenis format", "Format kind"),
     "bits_per_weight": ("Bit per bobot", "Bits per weight"),
     "compute": ("Presisi komputasi", "Compute precision"),
+    "dequant": ("Dekuantisasi", "Dequantisation"),
     "bits_per_value": ("Bit per nilai", "Bits per value"),
     "description": ("Keterangan", "Description"),
     "max_batch": ("Batch maksimum", "Maximum batch"),
@@ -109,6 +110,7 @@ FIELD_LABELS: dict[str, tuple[str, str]] = {
     "prefill_efficiency_quant_frac": ("Efisiensi prefill terkuantisasi (0–1)", "Quantized prefill efficiency (0–1)"),
     "prefill_layer_overhead_us": ("Overhead prefill per layer (µs)", "Prefill overhead per layer (µs)"),
     "decode_flop_per_byte": ("Kerja ALU decode (FLOP/byte)", "Decode ALU work (FLOP/byte)"),
+    "decode_superblock_work_ratio": ("Rasio kerja format super-blok", "Super-block format work ratio"),
     "prefill_attention_efficiency_frac": ("Efisiensi attention prefill (0–1)", "Prefill attention efficiency (0–1)"),
     "prefill_chunk_tokens": ("Potongan prefill (token)", "Prefill chunk (tokens)"),
     "fp8_fp4_units": ("Unit FP8/FP4 (0/1)", "FP8/FP4 units (0/1)"),
@@ -144,6 +146,9 @@ FIELD_LABELS: dict[str, tuple[str, str]] = {
     "workload.image_tokens": ("Token per gambar", "Tokens per image"),
     "measured.gpu_name": ("GPU (katalog)", "GPU (catalog)"),
     "measured.model_name": ("Model (katalog)", "Model (catalog)"),
+    "image_px": ("Sisi gambar (px)", "Image side (px)"),
+    "patches_per_image": ("Patch per gambar", "Patches per image"),
+    "tokens_per_image": ("Token per gambar", "Tokens per image"),
     "measured.quant_name": ("Kuantisasi", "Quantization"),
     "measured.kv_cache_type": ("Presisi KV cache", "KV-cache precision"),
     "measured.engine": ("Mesin inferensi", "Inference engine"),
@@ -258,6 +263,14 @@ QUANT = Schema(
             choices=("fp16", "fp8", "fp4"),
             doc="precision of the matrix units the format computes in (W4A16 formats: fp16)",
         ),
+        Field(
+            "dequant",
+            "enum",
+            choices=("none", "block", "superblock"),
+            doc="how a weight is unpacked in decode: none (float weights), block (one scale per block: Q4_0, Q8_0, "
+            "AWQ, GPTQ, MXFP4…), superblock (scales inside 256-weight super-blocks or codebook lookups: K-quants, "
+            "I-quants, ternary; more core work per byte)",
+        ),
         *_SOURCE,
     ),
     "Kuantisasi",
@@ -311,6 +324,12 @@ SPEED = Schema(
             "decode_flop_per_byte",
             "peak FP16 FLOPs needed per byte streamed in decode; decode bandwidth ≤ FP16 peak ÷ this (0 = no limit)",
             low=0,
+        ),
+        _num(
+            "decode_superblock_work_ratio",
+            "ALU work per byte of super-block formats (K-, I-quants) ÷ that of block formats (Q4_0); 1 = the same",
+            positive=True,
+            high=10,
         ),
         _num(
             "prefill_attention_efficiency_frac",
@@ -459,6 +478,21 @@ WORKLOAD = Schema(
     "Workload presets",
 )
 
+VISION = Schema(
+    "vision",
+    "vision_encoders.csv",
+    (
+        _text("name"),
+        _num("params_b", "encoder parameters, billions (kept at 16 bits beside a quantized model)", positive=True),
+        _int("image_px", "image side the encoder works at, pixels (one tile or crop)", positive=True),
+        _int("patches_per_image", "patches the encoder computes per image (its sequence length)", positive=True),
+        _int("tokens_per_image", "tokens one image adds to the prompt (after any merging or pooling)", positive=True),
+        *_SOURCE,
+    ),
+    "Encoder visi",
+    "Vision encoders",
+)
+
 SCHEMAS: tuple[Schema, ...] = (
     GPU,
     MODEL,
@@ -471,6 +505,7 @@ SCHEMAS: tuple[Schema, ...] = (
     API,
     HOSTING,
     WORKLOAD,
+    VISION,
     MEASURED,
 )
 

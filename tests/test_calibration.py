@@ -36,6 +36,7 @@ def synthetic() -> pd.DataFrame:
                         "backend": "cuda",
                         "era": "2025",
                         "quant": "Q4_0",
+                        "dequant": "block",
                         "depth": 0,
                         "sliding_layers": 0,
                         "sliding_window": 0,
@@ -63,6 +64,42 @@ def test_fit_recovers_known_parameters():
     assert p.efficiency_hbm == pytest.approx(TRUE["eta_hbm"], rel=1e-4)
     assert p.layer_overhead_ms == pytest.approx(TRUE["layer_ms"], rel=1e-3)
     assert p.attention_ns == pytest.approx(TRUE["attn_ns"], rel=1e-3)
+
+
+def test_fit_recovers_the_super_block_work_ratio():
+    # Apple-like chips whose cores cap decode: effective share = min(0.85, FP16 TFLOPS × 1000 ÷ (35 FLOP/byte ×
+    # work × GB/s)), work 1 for Q4_0 and F16, 1.5 for Q4_K_M; 8 B-class weights, 32 layers, 0.1 ms per layer.
+    rows = []
+    for device, tflops, bandwidth in (("m-a", 7.8, 400), ("m-b", 10.4, 400), ("m-c", 27.2, 800), ("m-d", 3.6, 100)):
+        for quant, dequant, work, weights in (
+            ("Q4_0", "block", 1, 4.7e9),
+            ("Q4_K_M", "superblock", 1.5, 4.9e9),
+            ("F16", "none", 1, 16e9),
+        ):
+            share = min(0.85, tflops * 1000 / (35 * work * bandwidth))
+            seconds = weights / (bandwidth * 1e9 * share) + 32 * 0.1e-3
+            rows.append(
+                synthetic().iloc[0].to_dict()
+                | {
+                    "device": device,
+                    "backend": "metal",
+                    "era": "2024",
+                    "quant": quant,
+                    "dequant": dequant,
+                    "memory_type": "lpddr",
+                    "mem_bandwidth_gbs": bandwidth,
+                    "fp16_tflops": tflops,
+                    "weights_bytes": weights,
+                    "params_b": 8.0,
+                    "ctx": 64,
+                    "tok_s": 1 / seconds,
+                }
+            )
+    fits = cal.fit_groups(pd.DataFrame(rows))
+    p = fits[("metal", "2024")].decode
+    assert p.superblock_work == pytest.approx(1.5, rel=1e-3)
+    assert p.flop_per_byte == pytest.approx(35, rel=1e-3)
+    assert p.efficiency == pytest.approx(0.85, rel=1e-3)
 
 
 def test_held_out_residuals_vanish_on_exact_data():
@@ -93,9 +130,9 @@ def test_engine_uses_the_same_decode_model(calc):
 
 @pytest.fixture(scope="module")
 def shipped_report():
-    from kalkulator.catalog import GPU, MODEL, Catalog
+    from kalkulator.catalog import GPU, MODEL, QUANT, Catalog
 
-    catalog = Catalog({"gpu": load_table(GPU, CATALOG_DIR), "model": load_table(MODEL, CATALOG_DIR)})
+    catalog = Catalog({s.key: load_table(s, CATALOG_DIR) for s in (GPU, MODEL, QUANT)})
     return cal.calibrate(cal.load_shipped(catalog))
 
 
@@ -104,7 +141,7 @@ def test_held_out_accuracy_beats_the_book(shipped_report):
     # Published llama.cpp measurements (XiongjieDai/GPU-Benchmarks-on-LLM-Inference for 2024 builds, the llama.cpp
     # CUDA scoreboard for 2025 builds), devices held out of the fit.
     table = {r["backend"]: r for r in cal.accuracy_table(shipped_report)}
-    for era in ("cuda 2024", "cuda 2025"):
+    for era in ("cuda 2024", "cuda 2025", "metal 2024"):
         assert table[era]["decode_median"] < 0.08 and table[era]["decode_p90"] < 0.20
         assert table[era]["prefill_median"] < 0.20
         assert table[era]["held_out"]

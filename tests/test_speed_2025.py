@@ -107,13 +107,22 @@ def test_build_era_picks_the_speed_parameters(calc):
 def test_few_gpu_cores_cap_the_bandwidth(calc):
     # Apple M1 Max 24-core: 7.8 TFLOPS for 400 GB/s. With 40 FLOP per byte the cores can feed
     # 7.8 × 1000 ÷ (40 × 400) = 48.75 % of the bandwidth; the 32-core chip (10.4 TFLOPS) 65 %.
-    small = calc(
-        gpu_name="Apple M1 Max 24-core GPU 32GB", decode_alu_flop_per_byte=40, engine_bandwidth_efficiency_frac=0.9
-    )
-    big = calc(gpu_name="Apple M1 Max 64GB", decode_alu_flop_per_byte=40, engine_bandwidth_efficiency_frac=0.9)
+    fixed = dict(decode_alu_flop_per_byte=40, engine_bandwidth_efficiency_frac=0.9, decode_superblock_work_ratio=1.5)
+    small = calc(gpu_name="Apple M1 Max 24-core GPU 32GB", quant_name="Q4_0", **fixed)
+    big = calc(gpu_name="Apple M1 Max 64GB", quant_name="Q4_0", **fixed)
     assert small["decode_alu_limit_frac"] == pytest.approx(7.8 * 1000 / (40 * 400), rel=1e-9)
     assert small["decode_efficiency_frac"] == pytest.approx(0.4875, rel=1e-9)
     assert big["decode_efficiency_frac"] == pytest.approx(0.65, rel=1e-9)
+    # Float weights cost the cores as much per byte as Q4_0; K-quants 1.5 × as much (the ratio set above):
+    # 7.8 × 1000 ÷ (40 × 1.5 × 400) = 32.5 % on the 24-core chip, 10.4 × 1000 ÷ (40 × 1.5 × 400) = 43.3 % (32-core).
+    assert calc(gpu_name="Apple M1 Max 64GB", quant_name="F16", **fixed)["decode_efficiency_frac"] == pytest.approx(
+        0.65
+    )
+    k_small = calc(gpu_name="Apple M1 Max 24-core GPU 32GB", quant_name="Q4_K_M", **fixed)
+    assert k_small["decode_weight_work_ratio"] == 1.5
+    assert k_small["decode_efficiency_frac"] == pytest.approx(0.325, rel=1e-9)
+    k_big = calc(gpu_name="Apple M1 Max 64GB", quant_name="IQ4_XS", **fixed)
+    assert k_big["decode_efficiency_frac"] == pytest.approx(10.4 * 1000 / (40 * 1.5 * 400), rel=1e-9)
     # A GPU with many cores per byte keeps the kernels' own efficiency.
     assert calc(gpu_name="RTX 4090 24GB", decode_alu_flop_per_byte=40)["decode_alu_limit_frac"] > 1
 

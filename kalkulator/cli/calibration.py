@@ -22,7 +22,7 @@ from kalkulator.calibration import (
     speed_rows,
     summary_line,
 )
-from kalkulator.catalog import GPU, MODEL, SPEED, Catalog, CatalogError, load_table
+from kalkulator.catalog import GPU, MODEL, QUANT, SPEED, Catalog, CatalogError, load_table
 from kalkulator.cli.common import fail, load_catalog_or_fail
 from kalkulator.paths import CATALOG_DIR
 from kalkulator.serving_calibration import ENGINE as SERVING_ENGINE
@@ -33,7 +33,7 @@ from kalkulator.workbook.writer import write_atomic
 
 def _catalog(folder: Path) -> Catalog:
     try:
-        return Catalog({"gpu": load_table(GPU, folder), "model": load_table(MODEL, folder)})
+        return Catalog({s.key: load_table(s, folder) for s in (GPU, MODEL, QUANT)})
     except CatalogError as exc:
         fail("invalid catalog\n" + "\n".join(f"  {m}" for m in exc.messages))
 

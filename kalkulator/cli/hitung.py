@@ -99,6 +99,12 @@ def _table(
 @click.option("--json", "as_json", is_flag=True, help="JSON (one object per scenario; JSON lines with --scenarios).")
 @click.option("--full", is_flag=True, help="After the answer block, every quantity of the workbook, sheet by sheet.")
 @click.option(
+    "--what-if",
+    "what_if",
+    is_flag=True,
+    help="Also the what-if table of the Break-even sheet: each key input 20 % down and up, sorted by its effect.",
+)
+@click.option(
     "--config",
     "config_path",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -122,6 +128,7 @@ def hitung(
     scenarios,
     as_json,
     full,
+    what_if,
     config_path,
     gguf_path,
     catalog_dir,
@@ -156,13 +163,20 @@ def hitung(
             settings = resolve(graph, catalog, base, notes=notes)
             for note in notes:
                 click.echo(f"note: {note}", err=True)
-            values = outputs(graph.evaluate(settings, columns), graph)
+            scenario = graph.evaluate(settings, columns)
+            values = outputs(scenario, graph)
             check_inputs(values, "")
             found = near_scenario(values, graph, catalog)  # published measurements beside the estimate
+            extra = {"measurements": found}
+            if what_if:
+                extra["what_if"] = what_if_rows(graph, scenario, columns)
             if as_json:
-                click.echo(json.dumps({**values, "measurements": found}, ensure_ascii=False, indent=2))
+                click.echo(json.dumps({**values, **extra}, ensure_ascii=False, indent=2))
             else:
-                click.echo(_table(graph, values, full, after_summary=text_block(found)))
+                after = text_block(found)
+                if what_if:
+                    after += "\n\n" + _what_if_text(graph, extra["what_if"])
+                click.echo(_table(graph, values, full, after_summary=after.strip("\n")))
             return
         rows = list(_read_scenarios(graph, catalog, scenarios, base))
     except (ScenarioError, ModelFileError) as exc:
@@ -178,6 +192,33 @@ def hitung(
     writer.writerow(list(results[0]) if results else [])
     writer.writerows([_csv_cell(v) for v in r.values()] for r in results)
     click.echo(buf.getvalue(), nl=False)
+
+
+def what_if_rows(graph: Graph, scenario: Mapping[str, Value], columns: Mapping) -> list[dict]:
+    """The workbook's what-if table (its plan block on the Break-even sheet) for this scenario."""
+    from kalkulator.workbook import sensitivity
+
+    return sensitivity.compute(graph, _what_if_block(), scenario, columns, "en")
+
+
+def _what_if_block() -> dict:
+    return next(b for sheet in load_plan() for b in sheet["blocks"] if b["kind"] == "sensitivity")
+
+
+def _what_if_text(graph: Graph, rows: list[dict]) -> str:
+    block = _what_if_block()
+    first, second = (graph[n] for n in block["outputs"])
+    banded = ", ".join(graph[n].label("en") for n in block.get("bands", {}))
+    lines = [
+        f"{block['title_en']}{f' ({banded}: its error band)' if banded else ''}, by effect on {first.label('en')}",
+        f"  {'input':<40} {first.unit.label + ' down':>16} {'up':>10} {second.unit.label + ' down':>14} {'up':>6}",
+    ]
+    for r in rows:
+        ends = [r[f"{out}_{end}"] for out in block["outputs"] for end in ("down", "up")]
+        formats = [first.unit.number_format] * 2 + [second.unit.number_format] * 2
+        text = [_format(v, f) for v, f in zip(ends, formats, strict=True)]
+        lines.append(f"  {r['rank']:>2}. {r['label']:<36} {text[0]:>16} {text[1]:>10} {text[2]:>14} {text[3]:>6}")
+    return "\n".join(lines)
 
 
 def _csv_cell(value: Value) -> Value:

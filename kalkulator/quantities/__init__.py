@@ -15,6 +15,7 @@ from kalkulator.quantities import (
     speculative,
     speed,
     tco,
+    vision,
     workload,
 )
 from kalkulator.quantities.base import UNITS, Quantity, Unit, unit_key
@@ -22,6 +23,7 @@ from kalkulator.quantities.base import UNITS, Quantity, Unit, unit_key
 _FORMULAS: tuple[Quantity, ...] = (
     *inputs.QUANTITIES,
     *workload.QUANTITIES,
+    *vision.QUANTITIES,
     *memory.QUANTITIES,
     *finetune.QUANTITIES,
     *speed.QUANTITIES,

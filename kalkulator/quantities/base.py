@@ -55,6 +55,7 @@ UNITS: dict[str, Unit] = {
     "_users": Unit("users", "#,##0", "pengguna"),
     "_steps": Unit("steps", "#,##0", "langkah"),
     "_images": Unit("images", "#,##0", "gambar"),
+    "_patches": Unit("patches", "#,##0", "patch"),
     "_gpus": Unit("GPUs", "#,##0", "GPU"),
     "_layers": Unit("layers", "#,##0", "layer"),
     "_heads": Unit("heads", "#,##0", "head"),

@@ -114,6 +114,7 @@ DOMAINS: dict[str, Domain] = {
     "decode_efficiency_frac": Domain(0, 1, above=True),
     "prefill_efficiency_frac": Domain(0, 1, above=True),
     "decode_layer_overhead_ms": Domain(0, 1000),
+    "decode_superblock_work_ratio": _pos(10),
     "decode_attention_ns": Domain(0, 1e6),
     "prefill_layer_overhead_us": Domain(0, 1e6),
     "speed_error_low_frac": Domain(-1, 0),  # a signed relative error

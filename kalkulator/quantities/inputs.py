@@ -330,6 +330,16 @@ FORMATS = (
         "fp16, fp8 or fp4: the matrix units the format computes in (W4A16 formats such as Q4_K_M or AWQ: fp16).",
         fallback="fp16",
     ),
+    lookup(
+        "quant_dequant_type",
+        "quant",
+        "dequant",
+        "Jenis dekuantisasi",
+        "Dequantisation kind",
+        "none (float weights), block (one scale per block: Q4_0, Q8_0, AWQ…) or superblock (K-quants, I-quants): "
+        "super-block formats cost the cores more work per weight byte in decode.",
+        fallback="block",
+    ),
     Quantity(
         "gpu_compute_tflops",
         "Puncak komputasi untuk format ini",
@@ -422,16 +432,40 @@ FORMATS = (
         "Peak FP16 FLOPs the GPU must have per byte it streams in decode (loads, dequantisation, dot products): "
         "a GPU with few cores for its bandwidth cannot reach the kernels' efficiency (0 = no such limit).",
     ),
+    lookup(
+        "decode_superblock_work_ratio",
+        "speed",
+        "decode_superblock_work_ratio",
+        "Rasio kerja ALU format super-blok",
+        "Super-block formats' ALU work ratio",
+        "ALU work per byte of super-block formats (K-quants such as Q4_K_M, I-quants) ÷ that of block formats "
+        "such as Q4_0: their scales and codebooks cost more instructions per weight.",
+        fallback=1,
+    ),
+    Quantity(
+        "decode_weight_work_ratio",
+        "Kerja ALU format bobot ini",
+        "ALU work of this weight format",
+        "Core work per byte of the chosen format relative to block formats such as Q4_0: the super-block ratio for "
+        "K- and I-quants, else 1 (float weights cost the same: loads and dot products dominate).",
+        "Katalog kuantisasi (kolom Dekuantisasi) and the fitted super-block ratio",
+        expr=IF(EQ(R("quant_dequant_type"), "superblock"), R("decode_superblock_work_ratio"), 1),
+    ),
     Quantity(
         "decode_alu_limit_frac",
         "Batas bandwidth dari kemampuan core",
         "Bandwidth share the cores can feed",
-        "FP16 peak ÷ (ALU work per byte × bandwidth): the share of peak bandwidth the cores can keep busy "
-        "(Apple GPUs with few cores, old Tesla cards).",
-        "Fitted by kalkulator calibrate (Apple M-series: achieved bandwidth grows with the GPU core count)",
+        "FP16 peak ÷ (ALU work per byte × the format's work ratio × bandwidth): the share of peak bandwidth the "
+        "cores can keep busy (Apple GPUs with few cores, old Tesla cards).",
+        "Fitted by kalkulator calibrate (Apple M-series: achieved bandwidth grows with the GPU core count and "
+        "falls with K-quants)",
         expr=IF(
-            R("decode_alu_flop_per_byte") > 0,
-            safe_div(R("gpu_fp16_tflops") * 1000, R("decode_alu_flop_per_byte") * R("gpu_mem_bandwidth_gbs"), 1),
+            R("decode_alu_flop_per_byte") * R("decode_weight_work_ratio") > 0,
+            safe_div(
+                R("gpu_fp16_tflops") * 1000,
+                R("decode_alu_flop_per_byte") * R("decode_weight_work_ratio") * R("gpu_mem_bandwidth_gbs"),
+                1,
+            ),
             1,
         ),
     ),

@@ -113,9 +113,9 @@ QUANTITIES = (
         "vram_total_gb",
         "Total VRAM dibutuhkan",
         "Total VRAM needed",
-        "Weights + KV cache + overhead.",
+        "Weights + KV cache + overhead (+ a vision encoder's weights).",
         BOOK_VRAM,
-        expr=R("gpu_weights_gb") + R("kv_cache_gb") + R("overhead_gb"),
+        expr=R("gpu_weights_gb") + R("kv_cache_gb") + R("overhead_gb") + R("vision_encoder_weights_gb"),
     ),
     Quantity(
         "vram_available_gb",
@@ -145,9 +145,9 @@ QUANTITIES = (
         "kv_budget_gb",
         "Memori untuk KV cache",
         "Memory for the KV cache",
-        "VRAM available − weights on the GPUs − overhead.",
+        "VRAM available − weights on the GPUs (a vision encoder's too) − overhead.",
         BOOK_VRAM,
-        expr=R("vram_available_gb") - R("gpu_weights_gb") - R("overhead_gb"),
+        expr=R("vram_available_gb") - R("gpu_weights_gb") - R("vision_encoder_weights_gb") - R("overhead_gb"),
     ),
     Quantity(
         "max_concurrent_users",

@@ -78,7 +78,8 @@ QUANTITIES = (
         "image_cost_idr",
         "Biaya on-premise per gambar",
         "On-premise cost per image",
-        "Tokens per image × on-premise cost per 1M input tokens ÷ 1,000,000 (encoder time not included).",
+        "Tokens per image × on-premise cost per 1M input tokens ÷ 1,000,000 (a vision encoder's time is in the "
+        "prefill time that prices input tokens).",
         BOOK_IMAGE,
         expr=R("image_tokens") * R("cost_idr_per_1m_input_tokens") / 1e6,
     ),

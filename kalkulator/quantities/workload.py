@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import EQ, IF, R, safe_div
+from kalkulator.expr import EQ, IF, INDEX, Col, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_CAP = "Buku, Bab 11 (concurrency) dan Bab 16–17 (token per bulan)"
@@ -37,14 +37,20 @@ QUANTITIES = (
         "Images per request",
         "Images sent with each request (each step of an agent), from the workload preset.",
     ),
-    lookup(
-        "image_tokens",
-        "workload",
+    Quantity(
         "image_tokens",
         "Token per gambar",
         "Tokens per image",
         "Tokens the vision encoder turns one image into: (image side ÷ patch side)², e.g. CLIP ViT-L/14 at "
-        "336 px: (336 ÷ 14)² = 24 × 24 = 576. From the workload preset.",
+        "336 px: (336 ÷ 14)² = 24 × 24 = 576. The chosen vision encoder's, else the workload preset's.",
+        "Katalog encoder visi; katalog profil beban kerja",
+        expr=IF(
+            R("vision_encoder_row") > 0,
+            INDEX(Col("vision", "tokens_per_image"), R("vision_encoder_row")),
+            IF(R("workload_row") > 0, INDEX(Col("workload", "image_tokens"), R("workload_row")), 0),
+        ),
+        overridable=True,
+        catalog_column=("workload", "image_tokens"),
     ),
     Quantity(
         "step_input_tokens",

@@ -17,6 +17,8 @@ from kalkulator.expr import Node, R, Value, XlError, to_excel
 from kalkulator.graph import Graph, override_key
 from kalkulator.paths import TEMPLATES_DIR
 from kalkulator.quantities.domains import Domain, domain_of
+from kalkulator.workbook import sensitivity
+from kalkulator.workbook.sensitivity import Sensitivity, delta_name, end_name, sorted_name
 
 TEMPLATES = TEMPLATES_DIR
 
@@ -36,6 +38,7 @@ HEADERS = {
 }
 VALUE_COL, OVERRIDE_COL = 2, 3
 CHART_ROWS = 20  # rows a chart occupies in the sheet's flow
+SENSITIVITY_COLUMNS = ("label", "low", "high", "low", "high", "change low", "change high")  # right of the position
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,7 @@ class FormulaCell:
     col: int
     node: Node
     text: str  # the Excel formula, rendered from node
-    key: tuple  # ("q", name) for a scenario cell, ("row", block, index, name) for a table cell
+    key: tuple  # ("q", name) scenario cell, ("row", block, index, name) table cell, ("sens", table, name) what-if
     number_format: str
     style: str = "data"  # "answer" in the answer block
 
@@ -71,15 +74,21 @@ class FormulaCell:
 
     @property
     def label(self) -> str:
-        return self.key[1] if self.key[0] == "q" else f"{self.key[3]}[{self.key[2] + 1}]"
+        if self.key[0] == "row":
+            return f"{self.key[3]}[{self.key[2] + 1}]"
+        return self.key[-1]
 
 
 @dataclass
 class RowBlock:
-    """A live table: `bound[i]` replaces scenario values in row i; `columns` are computed per row."""
+    """A live table: `bound[i]` replaces scenario values in row i; `columns` are computed per row.
+
+    `moved`: names replaced in every row by a tree over the scenario (the what-if table's input × 0.8).
+    """
 
     bound: list[dict[str, Value]]
     columns: list[str]
+    moved: dict[str, Node] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -117,6 +126,7 @@ class Layout:
     number_validations: list[tuple[str, str]] = field(default_factory=list)  # (sheet, coord) of a typed number
     domains: dict[tuple[str, str], Domain] = field(default_factory=dict)  # (sheet, coord) → allowed numbers
     row_blocks: list[RowBlock] = field(default_factory=list)
+    sensitivities: list[Sensitivity] = field(default_factory=list)
     widths: dict[str, dict[int, float]] = field(default_factory=dict)
     charts: list[Chart] = field(default_factory=list)
     conditionals: list[Conditional] = field(default_factory=list)
@@ -177,6 +187,7 @@ def build_layout(
     pending_quantities: list[tuple[str, int, str]] = []
     pending_answers: list[tuple[str, int, str]] = []  # answer rows: a home for new names, else a reference
     pending_snapshots: list[tuple[str, int, dict]] = []
+    pending_sensitivities: list[tuple[str, int, dict]] = []
 
     def title_of(item: dict) -> str:
         return item[f"title_{lang}"]
@@ -247,6 +258,10 @@ def build_layout(
             elif kind == "snapshot":
                 pending_snapshots.append((title, row, block))
                 row += len(catalog[block["rows_from"]].rows) + 4
+            elif kind == "sensitivity":
+                pending_sensitivities.append((title, row, block))
+                n = len(block["inputs"])
+                row += 3 * n + 8 + CHART_ROWS
             elif kind == "chart":
                 pending_charts.append((title, block, row))
                 row += CHART_ROWS
@@ -282,12 +297,15 @@ def build_layout(
         _place_reference(lay, graph, title, row, name, placed[name][0], cells, ranges)
     for title, row, name in pending_answers:
         _colour_answer(lay, graph, title, row, name)
-    helper_start = _helper_columns(lay, pending_rows)
+    sensitivity_columns = [(t, r, {"columns": SENSITIVITY_COLUMNS}) for t, r, _ in pending_sensitivities]
+    helper_start = _helper_columns(lay, pending_rows + sensitivity_columns)
     for title, row, block in pending_rows:
         n, positions = _place_rows(
             lay, graph, catalog, catalog_pos, title, row, block, cells, ranges, helper_start[title]
         )
         tables[(title, block["title_en"])] = (row + 1, n, positions)
+    for title, row, block in pending_sensitivities:
+        _place_sensitivity(lay, graph, title, row, block, cells, ranges, helper_start[title])
     for title, row, block in pending_snapshots:
         _place_snapshot(lay, graph, catalog, title, row, block, values or {})
     lay.repeat_header = {title_of(sheet) for sheet in plan if _one_table(sheet)}
@@ -499,6 +517,171 @@ def _place_rows(
         area = f"A{first}:{last}{first + n_rows - 1}"
         lay.conditionals.append(Conditional(title, area, f"${fits}{first}=FALSE", "bad"))
     return n_rows, positions
+
+
+def _place_sensitivity(
+    lay: Layout,
+    graph: Graph,
+    title: str,
+    row: int,
+    block: dict,
+    cells: dict[str, str],
+    ranges: dict,
+    helper_start: int,
+) -> None:
+    """Place a what-if table (kalkulator/workbook/sensitivity.py): a row per input and direction, then the
+    inputs sorted by their effect on the first answer, then the tornado chart."""
+    lang = lay.lang
+    inputs, outputs, step = block["inputs"], block["outputs"], float(block["step_frac"])
+    bands = block.get("bands", {})
+    s = sensitivity.new(graph, block, f"whatif{len(lay.sensitivities)}", lang)
+    text = {key: pair[lang == "en"] for key, pair in SENSITIVITY_TEXT.items()}
+    last_helper = helper_start
+
+    def header_row(at: int, texts: list[str], names: list[str]) -> None:
+        for j, t in enumerate(texts, start=1):
+            lay.cells.append(Cell(title, at, j, t, "header"))
+        for j, n in enumerate(names, start=1):
+            if n:
+                lay.cells.append(Cell(title, at + 1, j, n, "name"))
+
+    def unit_label(name: str) -> str:
+        q = graph[name]
+        return f"{q.label(lang)} ({q.unit.label_in(lang)})"
+
+    # Part 1: a row per input and direction.
+    lay.cells.append(Cell(title, row, 1, block[f"title_{lang}"] + text["hidden"], "section"))
+    header_row(
+        row + 1, [text["input"], text["direction"], text["value"], *map(unit_label, outputs)], ["", "", "", *outputs]
+    )
+    r = row + 3
+    local_all = dict(cells)
+    for k, name in enumerate(inputs):
+        for up in (False, True):
+            closure, tree = sensitivity.row_spec(graph, block, name, up)
+            lay.row_blocks.append(RowBlock([{}], closure, {name: tree}))
+            index = len(lay.row_blocks) - 1
+            lay.cells.append(Cell(title, r, 1, s.labels[k], "label"))
+            lay.cells.append(Cell(title, r, 2, text["band" if name in bands else "step"][up].format(step=step), "data"))
+            fmt = graph[name].unit.number_format
+            lay.formulas.append(
+                FormulaCell(title, r, 3, tree, to_excel(tree, cells, ranges, lang), ("row", index, 0, name), fmt)
+            )
+            local = dict(cells) | {name: f"$C{r}"}
+            helpers = [c for c in closure if c not in outputs]
+            positions = {out: 4 + j for j, out in enumerate(outputs)}
+            positions |= {h: helper_start + j for j, h in enumerate(helpers)}
+            last_helper = max(last_helper, helper_start + len(helpers) - 1)
+            for q, col in positions.items():
+                local[q] = f"${get_column_letter(col)}{r}"
+            for q, col in positions.items():
+                node = graph[q].expr if q in closure else R(q)
+                assert node is not None
+                ctx = local if q in closure else cells
+                lay.formulas.append(
+                    FormulaCell(
+                        title,
+                        r,
+                        col,
+                        node,
+                        to_excel(node, ctx, ranges, lang),
+                        ("row", index, 0, q),
+                        graph[q].unit.number_format,
+                    )
+                )
+            for out in outputs:
+                s.ends[end_name(s.key, k, out, up)] = (index, out)
+                local_all[end_name(s.key, k, out, up)] = ref(title, r, positions[out])
+            r += 1
+    # Part 2: sorted by the swing of the first answer; swing, rank and copies in hidden helper columns.
+    top = r + 1
+    lay.cells.append(Cell(title, top, 1, text["sorted"].format(answer=graph[outputs[0]].label(lang)), "section"))
+    ends = [f"{graph[o].label(lang)}: {text[e]}" for o in outputs for e in ("low", "high")]
+    changes = [f"{text['change']} {graph[outputs[0]].label(lang)}: {text[e]}" for e in ("low", "high")]
+    header_row(top + 1, [text["input"], text["rank"], *ends, *changes], [])
+    first = top + 3
+    n = len(inputs)
+    hidden = {f"{s.key}_label_{{}}": 0, f"{s.key}_swing_{{}}": 1, f"{s.key}_rank_{{}}": 2}
+    for j, (out, up) in enumerate((o, u) for o in outputs for u in (False, True)):
+        hidden[f"{s.key}_copy_{{}}_{int(up)}_{out}"] = 3 + j
+    last_helper = max(last_helper, helper_start + max(hidden.values()))
+    for k in range(n):
+        at = first + k
+        for pattern, j in hidden.items():
+            local_all[pattern.format(k)] = ref(title, at, helper_start + j)
+        local_all[f"{s.key}_position_{k}"] = ref(title, at, 2)
+        lay.cells.append(Cell(title, at, 2, k + 1, "data", "#,##0"))
+        lay.cells.append(Cell(title, at, helper_start, s.labels[k], "data"))
+        local_all[f"{s.key}_sorted_label_{k}"] = ref(title, at, 1)
+        for j, (out, up) in enumerate((o, u) for o in outputs for u in (False, True)):
+            local_all[sorted_name(s.key, k, out, up)] = ref(title, at, 3 + j)
+        for up in (False, True):
+            local_all[delta_name(s.key, k, up)] = ref(title, at, 7 + int(up))
+    area = {(s.key, "rank"): 2, (s.key, "label"): 0}
+    for j, (out, up) in enumerate((o, u) for o in outputs for u in (False, True)):
+        area[(s.key, f"{int(up)}_{out}")] = 3 + j
+    ranges_all = dict(ranges)
+    for col_key, j in area.items():
+        letter = get_column_letter(helper_start + j)
+        ranges_all[col_key] = f"'{title}'!${letter}${first}:${letter}${first + n - 1}"
+    money = graph[outputs[0]].unit.number_format
+    for name, tree in s.names.items():
+        sheet_name, coord = local_all[name].split("!")
+        at_col, at_row = _split(coord)
+        fmt = "#,##0" if "_rank_" in name else "@" if "_label_" in name else _answer_format(graph, s, name) or money
+        lay.formulas.append(
+            FormulaCell(
+                title,
+                at_row,
+                at_col,
+                tree,
+                to_excel(tree, local_all, ranges_all, lang),
+                ("sens", len(lay.sensitivities), name),
+                fmt,
+            )
+        )
+    lay.sensitivities.append(s)
+    lay.hidden_columns[title] = (helper_start, max(lay.hidden_columns.get(title, (0, 0))[1], last_helper))
+    for col in range(1, 9):
+        lay.widths[title].setdefault(col, 16)
+    chart_at = first + n + 1
+    series = tuple((top + 1, first, first + n - 1, 7 + j) for j in (0, 1))
+    lay.charts.append(
+        Chart(title, "tornado", block[f"chart_title_{lang}"], f"A{chart_at}", series, (first, first + n - 1, 1), "Rp")
+    )
+
+
+SENSITIVITY_TEXT = {  # key → (Indonesian, English)
+    "hidden": (" (perhitungan antara di kolom tersembunyi)", " (intermediate steps in hidden columns)"),
+    "input": ("Masukan", "Input"),
+    "direction": ("Arah", "Direction"),
+    "value": ("Nilai", "Value"),
+    "step": (("−{step:.0%}", "+{step:.0%}"),) * 2,
+    "band": (("batas bawah pita galat", "batas atas pita galat"), ("error band, low end", "error band, high end")),
+    "sorted": ("Diurutkan menurut pengaruh pada {answer}", "Sorted by effect on {answer}"),
+    "rank": ("Peringkat", "Rank"),
+    "low": ("turun", "down"),
+    "high": ("naik", "up"),
+    "change": ("Perubahan", "Change in"),
+}
+
+
+def _split(coord: str) -> tuple[int, int]:
+    """'$AB$12' → (28, 12)."""
+    m = re.fullmatch(r"\$?([A-Z]+)\$?(\d+)", coord)
+    assert m is not None, coord
+    col = 0
+    for ch in m.group(1):
+        col = col * 26 + ord(ch) - 64
+    return col, int(m.group(2))
+
+
+def _answer_format(graph: Graph, s: Sensitivity, name: str) -> str | None:
+    """Number format of a sorted or copied answer cell: that answer's own."""
+    for out in s.outputs:
+        if name.endswith(f"_{out}"):
+            return graph[out].unit.number_format
+    return None
 
 
 def _place_snapshot(

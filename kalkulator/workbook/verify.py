@@ -20,7 +20,9 @@ from pathlib import Path
 from kalkulator import forked
 from kalkulator.catalog import Catalog
 from kalkulator.expr import Value, XlError, xl_round, xl_rounddown, xl_roundup
+from kalkulator.expr import evaluate as evaluate_tree
 from kalkulator.graph import Graph, override_key
+from kalkulator.workbook import sensitivity
 from kalkulator.workbook.layout import FormulaCell, Layout
 
 REL_TOL = 1e-9
@@ -102,18 +104,30 @@ def expected_values(
     """Python's value for every formula cell under `settings` (and changed table key cells)."""
     scenario = graph.evaluate(settings, columns, layout.lang)
     rows: dict[tuple[int, int], dict[str, Value]] = {}
+
+    def row_values(block: int, i: int) -> dict[str, Value]:
+        if (block, i) not in rows:
+            rb = layout.row_blocks[block]
+            bound = {name: evaluate_tree(tree, scenario, columns, layout.lang) for name, tree in rb.moved.items()}
+            bound |= rb.bound[i]
+            bound.update((table_inputs or {}).get((block, i), {}))
+            computed = graph.evaluate_row(scenario, bound, rb.columns, columns, layout.lang)
+            rows[(block, i)] = dict(scenario) | bound | computed  # a column the row does not move: the scenario's
+        return rows[(block, i)]
+
+    whatif = [
+        sensitivity.values(s, scenario, {e: row_values(b, 0)[q] for e, (b, q) in s.ends.items()}, layout.lang)
+        for s in layout.sensitivities
+    ]
     out: dict[tuple, Value] = {}
     for f in layout.formulas:
         if f.key[0] == "q":
             out[f.key] = scenario[f.key[1]]
-            continue
-        _, block, i, name = f.key
-        if (block, i) not in rows:
-            rb = layout.row_blocks[block]
-            bound = dict(rb.bound[i])
-            bound.update((table_inputs or {}).get((block, i), {}))
-            rows[(block, i)] = bound | graph.evaluate_row(scenario, bound, rb.columns, columns, layout.lang)
-        out[f.key] = rows[(block, i)][name]
+        elif f.key[0] == "sens":
+            out[f.key] = whatif[f.key[1]][f.key[2]]
+        else:
+            _, block, i, name = f.key
+            out[f.key] = row_values(block, i)[name]
     return out
 
 
@@ -225,7 +239,7 @@ def parts(layout: Layout, n: int) -> list[list[FormulaCell]]:
     (its cells read each other), the scenario cells go where they are few (every part reads some of them)."""
     groups: dict[tuple, list[FormulaCell]] = {}
     for f in layout.formulas:
-        groups.setdefault(("q",) if f.key[0] == "q" else f.key[1:3], []).append(f)
+        groups.setdefault(("q",) if f.key[0] == "q" else f.key[:3], []).append(f)
     out: list[list[FormulaCell]] = [[] for _ in range(n)]
     for group in sorted(groups.values(), key=len, reverse=True):
         min(out, key=len).extend(group)

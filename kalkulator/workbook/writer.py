@@ -189,24 +189,39 @@ class _Writer:
             self.sheets[c.sheet].conditional_format(c.cells, rule)
 
     def chart(self, spec: Chart) -> None:
-        chart = self.wb.add_chart({"type": "column" if spec.kind == "bar" else "line"})
+        kinds = {"bar": "column", "line": "line", "tornado": "bar"}  # a tornado: horizontal bars either side of 0
+        chart = self.wb.add_chart({"type": kinds[spec.kind]})
         first, last, cat_col = spec.categories
         categories = [spec.sheet, first - 1, cat_col - 1, last - 1, cat_col - 1]
         for title_row, first_row, last_row, col in spec.series:
             series = {"values": [spec.sheet, first_row - 1, col - 1, last_row - 1, col - 1], "categories": categories}
             if spec.kind == "line":
                 series |= {"name": [spec.sheet, title_row - 1, col - 1], "smooth": False, "line": {"width": 2.25}}
+            if spec.kind == "tornado":
+                series |= {"name": [spec.sheet, title_row - 1, col - 1], "overlap": 100, "gap": 40}
             chart.add_series(series)
         if spec.kind == "bar":
             chart.set_legend({"none": True})
+        if spec.kind == "tornado":
+            chart.set_legend({"position": "bottom"})
         chart.set_title({"name": spec.title})
-        chart.set_x_axis({"label_position": "low"})
-        money = "Rp" in spec.y_title or "IDR" in spec.y_title
+        if spec.kind == "tornado":  # the largest effect on top; the category axis is vertical, values across
+            chart.set_y_axis({"reverse": True, "label_position": "low"})
+        else:
+            chart.set_x_axis({"label_position": "low"})
+        money = spec.kind != "tornado" and ("Rp" in spec.y_title or "IDR" in spec.y_title)  # tornado: Rp per 1M
         # Rupiah axes in millions ("jt" = juta): Rp 1.5 billion reads 1,500 jt, not 1,500,000,000.
         axis_format = ('#,##0,," jt"' if self.layout.lang == "id" else '#,##0,," mn"') if money else "#,##0"
-        chart.set_y_axis({"name": spec.y_title, "num_format": axis_format})
+        value_axis = {"name": spec.y_title, "num_format": axis_format}
+        if spec.kind == "tornado":
+            chart.set_x_axis(value_axis)
+        else:
+            chart.set_y_axis(value_axis)
+        hidden = self.layout.hidden_columns.get(spec.sheet, (0, -1))
         width = sum(
-            _pixels(self.widths[spec.sheet].get(col, DEFAULT_WIDTH)) for col in range(1, self.used[spec.sheet][1] + 1)
+            _pixels(self.widths[spec.sheet].get(col, DEFAULT_WIDTH))
+            for col in range(1, self.used[spec.sheet][1] + 1)
+            if not hidden[0] <= col <= hidden[1]  # helper columns are hidden and not printed
         )
         chart.set_size({"width": width, "height": (CHART_ROWS - 1) * ROW_PX})  # as wide as the sheet's columns
         self.sheets[spec.sheet].insert_chart(spec.anchor, chart)

@@ -1,0 +1,122 @@
+"""The what-if (tornado) table on the Break-even sheet: each key input moved down and up, sorted by its effect."""
+
+from __future__ import annotations
+
+import openpyxl
+import pytest
+
+from kalkulator.build import build
+from kalkulator.workbook.verify import expected_values
+
+
+def _table(built, settings=None):
+    """(label → (cost down, cost up, break-even down, break-even up)), the sorted labels, the sorted changes."""
+    layout = built.layout
+    values = expected_values(layout, built.graph, built.catalog.columns(), settings or {})
+    s = layout.sensitivities[0]
+    by = {f.key: v for f, v in ((f, values[f.key]) for f in layout.formulas)}
+    n = len(s.inputs)
+    sorted_labels = [by[("sens", 0, f"{s.key}_sorted_label_{r}")] for r in range(n)]
+    changes = [(by[("sens", 0, f"{s.key}_delta_{r}_0")], by[("sens", 0, f"{s.key}_delta_{r}_1")]) for r in range(n)]
+    ends = {}
+    for k, label in enumerate(s.labels):
+        ends[label] = tuple(by[("sens", 0, f"{s.key}_copy_{k}_{up}_{out}")] for out in s.outputs for up in (0, 1))
+    return values, ends, sorted_labels, changes
+
+
+@pytest.fixture(scope="module")
+def built_en(catalog):
+    return build("en", catalog)
+
+
+def test_gpu_price_swing_is_the_depreciation_of_a_fifth_of_the_gpus(built_en):
+    scenario = built_en.graph.evaluate({}, built_en.catalog.columns(), "en")
+    _, ends, _, _ = _table(built_en)
+    low, high, _, _ = ends["GPU price"]
+    # +20 % on the GPU price adds 0.2 × GPU capex, written off over the GPU's life down to its residual:
+    per_day = 0.2 * scenario["gpu_capex_idr"] * (1 - scenario["residual_pct"] / 100) / scenario["lifetime_years"]
+    per_day /= scenario["year_days"]
+    step = per_day * 1e6 / scenario["tokens_per_day"]
+    assert high - scenario["cost_idr_per_1m_tokens"] == pytest.approx(step, rel=1e-9)
+    assert scenario["cost_idr_per_1m_tokens"] - low == pytest.approx(step, rel=1e-9)
+    # The exchange rate moves the same rupiah capex (the GPU is the only dollar price on the on-premise side).
+    assert ends["USD to rupiah rate"][:2] == pytest.approx((low, high), rel=1e-9)
+
+
+def test_rows_are_sorted_by_swing_and_api_price_moves_only_the_breakeven(built_en):
+    values, ends, labels, changes = _table(built_en)
+    s = built_en.layout.sensitivities[0]
+    assert sorted(labels) == sorted(s.labels)
+    swings = [abs(up - down) for down, up in changes]
+    assert swings == sorted(swings, reverse=True)
+    api = ends["Blended API price"]
+    scenario = built_en.graph.evaluate({}, built_en.catalog.columns(), "en")
+    assert api[0] == api[1] == pytest.approx(scenario["cost_idr_per_1m_tokens"])
+    # A cheaper API pays back later: break-even at −20 % > today > at +20 %.
+    assert api[2] > scenario["breakeven_months"] > api[3]
+
+
+def test_decode_efficiency_moves_within_the_speed_error_band(built_en):
+    scenario = built_en.graph.evaluate({}, built_en.catalog.columns(), "en")
+    layout = built_en.layout
+    values = expected_values(layout, built_en.graph, built_en.catalog.columns(), {})
+    cells = [f for f in layout.formulas if f.key[0] == "row" and f.key[3] == "decode_efficiency_frac" and f.col == 3]
+    low, high = (values[f.key] for f in cells)
+    eff = scenario["decode_efficiency_frac"]
+    assert low == pytest.approx(eff * (1 + scenario["speed_error_low_frac"]), rel=1e-12)
+    assert high == pytest.approx(eff * (1 + scenario["speed_error_high_frac"]), rel=1e-12)
+
+
+@pytest.mark.slow
+def test_the_top_bar_moves_when_an_input_is_edited_in_libreoffice(built_en, tmp_path):
+    from kalkulator.workbook.libreoffice import recalculate, soffice
+
+    if soffice() is None:
+        pytest.skip("LibreOffice is not installed")
+    layout = built_en.layout
+    s = layout.sensitivities[0]
+    cell = {f.key[2]: f for f in layout.formulas if f.key[0] == "sens"}
+    _, _, labels, changes = _table(built_en)
+    assert labels[0] == "Tokens per month (demand)" and labels[1] != "Maintenance per year"
+    # As a user would: type half the demand and a maintenance bill 100 × the shipped one into their yellow cells.
+    path = tmp_path / "edited.xlsx"
+    path.write_bytes(built_en.data)
+    book = openpyxl.load_workbook(path)
+    edits = {}
+    for name, factor in (("tokens_per_month", 0.5), ("maintenance_idr_per_year", 100)):
+        sheet, coord = layout.inputs[name]
+        edits[name] = book[sheet][coord].value * factor
+        book[sheet][coord].value = edits[name]
+    book.save(path)
+    recalculated = recalculate(path)
+    _, _, new_labels, new_changes = _table(built_en, edits)
+    assert new_labels[:2] == ["Tokens per month (demand)", "Maintenance per year"]
+    for r in range(2):
+        got = recalculated[(cell[f"{s.key}_sorted_label_{r}"].sheet, cell[f"{s.key}_sorted_label_{r}"].coord)]
+        assert got == new_labels[r]
+        for up in (0, 1):
+            change = cell[f"{s.key}_delta_{r}_{up}"]
+            assert recalculated[(change.sheet, change.coord)] == pytest.approx(new_changes[r][up], rel=1e-9)
+    # The top bar grew: half the demand carries the same fixed costs on half the tokens.
+    assert new_changes[0][0] > 1.5 * changes[0][0]
+
+
+def test_hitung_what_if_prints_the_same_table(built_en):
+    import json
+
+    from click.testing import CliRunner
+
+    from kalkulator.cli import main
+
+    result = CliRunner().invoke(main, ["hitung", "--what-if", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)["what_if"]
+    assert [r["rank"] for r in rows] == list(range(1, len(built_en.layout.sensitivities[0].inputs) + 1))
+    _, ends, labels, _ = _table(built_en)
+    assert [r["label"] for r in rows] == labels
+    gpu = next(r for r in rows if r["name"] == "gpu_price_usd")
+    expected = ends["GPU price"]
+    got = (gpu["cost_idr_per_1m_tokens_down"], gpu["cost_idr_per_1m_tokens_up"])
+    assert got + (gpu["breakeven_months_down"], gpu["breakeven_months_up"]) == pytest.approx(expected, rel=1e-12)
+    text = CliRunner().invoke(main, ["hitung", "--what-if"]).output
+    assert "What if: each key input 20 % down and up" in text and " 1. Tokens per month (demand)" in text
