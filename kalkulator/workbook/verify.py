@@ -236,10 +236,19 @@ def _evaluate_part(path: Path, keys: list[str], input_sets: list[dict[str, Value
 
 def parts(layout: Layout, n: int) -> list[list[FormulaCell]]:
     """Split the formula cells into `n` parts of about equal size that share little: a table row stays whole
-    (its cells read each other), the scenario cells go where they are few (every part reads some of them)."""
+    (its cells read each other), a what-if table too (its sorted cells read all its rows), the scenario cells go
+    where they are few (every part reads some of them)."""
+
+    def group_of(f: FormulaCell) -> tuple:
+        if f.key[0] == "q":
+            return ("q",)
+        if f.key[0] == "sens" or layout.row_blocks[f.key[1]].moved:
+            return ("what-if",)  # the sorted cells read every row of their table: one part loads it once
+        return f.key[:3]
+
     groups: dict[tuple, list[FormulaCell]] = {}
     for f in layout.formulas:
-        groups.setdefault(("q",) if f.key[0] == "q" else f.key[:3], []).append(f)
+        groups.setdefault(group_of(f), []).append(f)
     out: list[list[FormulaCell]] = [[] for _ in range(n)]
     for group in sorted(groups.values(), key=len, reverse=True):
         min(out, key=len).extend(group)
