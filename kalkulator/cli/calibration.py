@@ -19,6 +19,7 @@ from kalkulator.calibration import (
     layer_split_residuals,
     load_llama_bench,
     load_shipped,
+    shipped_report,
     speed_rows,
     summary_line,
 )
@@ -63,7 +64,7 @@ def format_table(rows: list[dict]) -> str:
 def accuracy(catalog_dir: Path) -> None:
     """Leave-one-device-out error of the speed model per backend and build era, against the book's rule."""
     catalog = _catalog(catalog_dir)
-    report = calibrate(load_shipped(catalog))
+    report = shipped_report(catalog)
     rows = accuracy_table(report)
     click.echo(format_table(rows))
     click.echo("\n" + summary_line(rows))
