@@ -120,3 +120,14 @@ def test_hitung_what_if_prints_the_same_table(built_en):
     assert got + (gpu["breakeven_months_down"], gpu["breakeven_months_up"]) == pytest.approx(expected, rel=1e-12)
     text = CliRunner().invoke(main, ["hitung", "--what-if"]).output
     assert "What if: each key input 20 % down and up" in text and " 1. Tokens per month (demand)" in text
+
+
+def test_what_if_with_a_scenario_file_is_an_error(tmp_path):
+    from click.testing import CliRunner
+
+    from kalkulator.cli import main
+
+    path = tmp_path / "s.csv"
+    path.write_text("gpu_name\nRTX 4090 24GB\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["hitung", "--what-if", "--scenarios", str(path)])
+    assert result.exit_code == 2 and "--what-if: one scenario at a time" in result.stderr

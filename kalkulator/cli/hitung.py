@@ -178,6 +178,8 @@ def hitung(
                     after += "\n\n" + _what_if_text(graph, extra["what_if"])
                 click.echo(_table(graph, values, full, after_summary=after.strip("\n")))
             return
+        if what_if:
+            raise ScenarioError("--what-if: one scenario at a time, not with --scenarios")
         rows = list(_read_scenarios(graph, catalog, scenarios, base))
     except (ScenarioError, ModelFileError) as exc:
         fail(str(exc))

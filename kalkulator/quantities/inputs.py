@@ -448,7 +448,7 @@ FORMATS = (
         "ALU work of this weight format",
         "Core work per byte of the chosen format relative to block formats such as Q4_0: the super-block ratio for "
         "K- and I-quants, else 1 (float weights cost the same: loads and dot products dominate).",
-        "Katalog kuantisasi (kolom Dekuantisasi) and the fitted super-block ratio",
+        "Quantization catalog (Dequantisation column) and the fitted super-block ratio",
         expr=IF(EQ(R("quant_dequant_type"), "superblock"), R("decode_superblock_work_ratio"), 1),
     ),
     Quantity(

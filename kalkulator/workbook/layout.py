@@ -38,7 +38,8 @@ HEADERS = {
 }
 VALUE_COL, OVERRIDE_COL = 2, 3
 CHART_ROWS = 20  # rows a chart occupies in the sheet's flow
-SENSITIVITY_COLUMNS = ("label", "low", "high", "low", "high", "change low", "change high")  # right of the position
+# the what-if's sorted table right of its first column: rank, two answers at both ends, the change at both ends
+SENSITIVITY_COLUMNS = ("rank", "low", "high", "low", "high", "change low", "change high")
 
 
 @dataclass(frozen=True)
@@ -626,7 +627,7 @@ def _place_sensitivity(
         ranges_all[col_key] = f"'{title}'!${letter}${first}:${letter}${first + n - 1}"
     money = graph[outputs[0]].unit.number_format
     for name, tree in s.names.items():
-        sheet_name, coord = local_all[name].split("!")
+        _, coord = local_all[name].split("!")
         at_col, at_row = _split(coord)
         fmt = "#,##0" if "_rank_" in name else "@" if "_label_" in name else _answer_format(graph, s, name) or money
         lay.formulas.append(

@@ -22,9 +22,10 @@ from kalkulator.graph import Graph
 
 @dataclass
 class Sensitivity:
-    """One what-if table: `rows[k]` = the row blocks of input k moved down and up; `names` = synthetic name →
-    tree, in evaluation order (`first` of them before the INDEX ranges are read); `columns` = synthetic INDEX
-    range → the names whose values it holds; `ends` = synthetic name → (row block, answer) of part 1."""
+    """One what-if table: `names` = synthetic name → tree of a part-2 cell, in evaluation order (the `first` of
+    them before the INDEX ranges are read); `columns` = synthetic INDEX range → the names whose values it holds;
+    `ends` = synthetic name of a part-1 answer cell → (its row block, the answer); `constants` = labels and
+    positions written as values."""
 
     key: str
     inputs: list[str]
