@@ -12,6 +12,7 @@ quantities/speed.py; the vectorised copies here exist only to fit their paramete
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -30,6 +31,9 @@ SOURCES = (("measured_tps.csv", "2024"), ("measured_2025_builds.csv", "2025"), (
 DEVICES = "devices.csv"  # calibration device name → catalog GPU row
 CHUNK = 512  # llama.cpp's default micro-batch (-ub)
 APPLE_WIRED_SHARE = 0.7  # macOS lets the GPU keep about 2/3–3/4 of unified memory; larger models spill
+# A row whose repeated runs differ by more than this share of their mean cannot score a model to the goals below
+# (a swapping machine, a thermal throttle, one broken run): it is left out of fits and scores.
+MAX_RUN_SPREAD = 0.25
 FLOAT_QUANTS = ("F16", "BF16", "F32", "FP16", "FP32")
 GOALS = {"decode_median": 0.08, "decode_p90": 0.20, "prefill_median": 0.20}
 
@@ -118,11 +122,25 @@ def _catalog_specs(catalog: Catalog, name: str) -> dict:
     return row
 
 
+def run_spread(notes: pd.Series) -> pd.Series:
+    """(max − min) ÷ mean of the repeated runs a row's notes list ("runs: 4.09, 2.89, 2.67"); 0 where none."""
+
+    def spread(text: str) -> float:
+        found = re.search(r"runs: ([\d.]+(?:, [\d.]+)+)", text)
+        if not found:
+            return 0.0
+        runs = [float(v) for v in found.group(1).split(", ")]
+        return (max(runs) - min(runs)) / (sum(runs) / len(runs))
+
+    return notes.fillna("").map(spread)
+
+
 def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bool = False) -> pd.DataFrame:
     """The shipped llama.cpp measurements (single-device, or with `multi_gpu` the 2–8-GPU layer-split ones).
 
     Devices are the catalog GPUs named in devices.csv, with the catalog's bandwidth, FP16 peak and memory type
-    (the figures the engine uses); devices without a catalog row are left out.
+    (the figures the engine uses); devices without a catalog row are left out, and so are rows whose repeated
+    runs spread more than MAX_RUN_SPREAD (counted in the result's attrs["unsteady_rows"]).
     """
     devices = pd.read_csv(folder / DEVICES, keep_default_na=False)
     to_catalog = {h: g for h, g in zip(devices["hardware"], devices["catalog_gpu"], strict=True) if g}
@@ -145,8 +163,11 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
         m["weights_bytes"] = m["notes"].str.extract(r"([\d.]+) GiB")[0].astype(float) * 2**30
         m["depth"] = m["depth_tokens"] if "depth_tokens" in m.columns else 0
         m["era"] = era
+        m["run_spread"] = run_spread(m["notes"])
         frames.append(m)
     m = pd.concat(frames, ignore_index=True)
+    unsteady = m["run_spread"] > MAX_RUN_SPREAD
+    m = m[~unsteady]
     specs = [_catalog_specs(catalog, d) for d in m["device"]]
     m["mem_bandwidth_gbs"] = [s["mem_bandwidth_gbs"] for s in specs]
     m["memory_gb"] = [s["vram_gib"] * 2**30 / 1e9 for s in specs]
@@ -175,7 +196,9 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
         "tok_s",
         "n_devices",
     ]
-    return frame(m[cols].reset_index(drop=True), catalog)
+    out = frame(m[cols].reset_index(drop=True), catalog)
+    out.attrs["unsteady_rows"] = int(unsteady.sum())
+    return out
 
 
 def load_llama_bench(path: Path, catalog: Catalog, gpu: str, model: str, era: str = CURRENT_ERA) -> pd.DataFrame:

@@ -12,6 +12,7 @@ import click
 
 from kalkulator.calibration import (
     CURRENT_ERA,
+    MAX_RUN_SPREAD,
     CalibrationError,
     accuracy_table,
     calibrate,
@@ -68,6 +69,11 @@ def accuracy(catalog_dir: Path) -> None:
     rows = accuracy_table(report)
     click.echo(format_table(rows))
     click.echo("\n" + summary_line(rows))
+    unsteady = report.data.attrs.get("unsteady_rows", 0)
+    click.echo(
+        f"Left out: {unsteady} measurements whose repeated runs differ by more than "
+        f"{100 * MAX_RUN_SPREAD:.0f} % of their mean (not reproducible to the goals)"
+    )
     multi = layer_split_residuals(report, load_shipped(catalog, multi_gpu=True))
     median, p90 = error_stats(multi)
     click.echo(
