@@ -433,7 +433,13 @@ def _fit_group(data: pd.DataFrame, group: tuple[str, str], done: dict, ratio: fl
         decode_base = replace(decode_base, flop_per_byte=0.0)  # the cores' limit is a property of the backend
     if ratio is not None:
         decode_base = replace(decode_base, superblock_work=ratio)
-    decode = fit_decode(tg, decode_base)
+    if tg["device"].nunique() == 1 and donor is not None and donor.backend == group[0]:
+        # One device of a backend fitted in another era: its decode rows cannot tell the era's bandwidth share and
+        # per-layer cost from that device's and that model's own (a 3B model on a two-die M2 Ultra): they test
+        # the other era's decode fit instead. Prefill's share of peak FLOPs is the kernels' and is fitted.
+        decode = decode_base
+    else:
+        decode = fit_decode(tg, decode_base)
     if ratio is None and tg["device"].nunique() >= min_devices:
         decode = _with_superblock(tg, decode)
     prefill = None

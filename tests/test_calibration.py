@@ -102,6 +102,22 @@ def test_fit_recovers_the_super_block_work_ratio():
     assert p.efficiency == pytest.approx(0.85, rel=1e-3)
 
 
+def test_one_device_of_a_later_era_tests_the_earlier_decode_fit():
+    # The synthetic CUDA 2025 fleet (η 0.9 GDDR, 0.08 ms per layer) plus one "2026" device whose two rows run
+    # 20 % slower: one device cannot tell an era from itself, so 2026 decode keeps the 2025 fit, and its rows
+    # come out 1 ÷ 1.25 − 1 = −20 % against it.
+    base = synthetic()
+    late = base[(base["device"] == "gddr-a") & (base["ctx"] == 64)].head(2).copy()
+    late["era"] = "2026"
+    late["tok_s"] = late["tok_s"] / 1.25
+    data = pd.concat([base, late], ignore_index=True)
+    fits = cal.fit_groups(data)
+    assert fits[("cuda", "2026")].decode == fits[("cuda", "2025")].decode
+    assert fits[("cuda", "2026")].donor == "cuda@2025"
+    predicted = cal.predict_decode(fits[("cuda", "2026")].decode, late)
+    assert late["tok_s"].to_numpy() / predicted - 1 == pytest.approx([-0.2, -0.2], abs=1e-3)
+
+
 def test_held_out_residuals_vanish_on_exact_data():
     report = cal.calibrate(synthetic())
     assert report.held_out.all()
