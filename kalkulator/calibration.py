@@ -34,6 +34,8 @@ APPLE_WIRED_SHARE = 0.7  # macOS lets the GPU keep about 2/3–3/4 of unified me
 # A row whose repeated runs differ by more than this share of their mean cannot score a model to the goals below
 # (a swapping machine, a thermal throttle, one broken run): it is left out of fits and scores.
 MAX_RUN_SPREAD = 0.25
+# CUDA engines with no measurement in the shipped data, and their prefill chunk: they take the current CUDA fit
+UNMEASURED_ENGINES = {"exllamav2": 2048, "mlc-llm": 2048}
 FLOAT_QUANTS = ("F16", "BF16", "F32", "FP16", "FP32")
 GOALS = {"decode_median": 0.08, "decode_p90": 0.20, "prefill_median": 0.20}
 
@@ -641,10 +643,17 @@ def speed_rows(report: Report, engine: str, as_of: str, origin: str, serial_frac
         mask = ((d["era"] == era) & (d["metric"] == "tg")).to_numpy() & report.held_out
         note = f"backend lain memakai fit {main.backend}@{era} dengan pita gabungan semua backend era ini"
         rows.append(_row(f"{engine}/any@{era}", main, report.residual[mask], origin, as_of, serial_frac, note))
+    current = report.fits.get(("cuda", CURRENT_ERA))
+    if engine == "llama.cpp" and current is not None:
+        mask = ((d["era"] == CURRENT_ERA) & (d["metric"] == "tg")).to_numpy() & report.held_out
+        for other, chunk in UNMEASURED_ENGINES.items():
+            note = f"asumsi: fit llama.cpp/cuda@{CURRENT_ERA}; belum ada pengukuran {other} di data kalibrasi"
+            row = _row(f"{other}/any", current, report.residual[mask], origin, as_of, serial_frac, note, chunk)
+            rows.append(row | {"fit_points": 0})
     return rows
 
 
-def _row(name, f: GroupFit, residuals, origin, as_of, serial_frac, note: str = "") -> dict:
+def _row(name, f: GroupFit, residuals, origin, as_of, serial_frac, note: str = "", chunk: int = CHUNK) -> dict:
     residuals = residuals[~np.isnan(residuals)]
     low, high = np.quantile(residuals, BAND) if residuals.size else (0.0, 0.0)
     prefill = f.prefill or DEFAULT_PREFILL
@@ -662,7 +671,7 @@ def _row(name, f: GroupFit, residuals, origin, as_of, serial_frac, note: str = "
         "decode_flop_per_byte": round(f.decode.flop_per_byte, 2),
         "decode_superblock_work_ratio": round(f.decode.superblock_work, 3),
         "prefill_attention_efficiency_frac": round(prefill.attention_efficiency, 4),
-        "prefill_chunk_tokens": CHUNK,
+        "prefill_chunk_tokens": chunk,
         "fp8_fp4_units": 0,
         "serial_frac": serial_frac,
         "error_low_frac": round(min(0.0, float(low)), 4),

@@ -315,3 +315,15 @@ def test_prefill_fit_recovers_known_parameters():
     assert p.efficiency_quant == pytest.approx(0.4, rel=1e-4)
     assert p.attention_efficiency == pytest.approx(0.25, rel=1e-4)
     assert p.layer_overhead_us == pytest.approx(3.0, rel=1e-3)
+
+
+def test_engines_without_measurements_take_the_current_cuda_fit():
+    # exllamav2 and MLC have no rows in the shipped data: `kalkulator calibrate` writes them from the current
+    # CUDA fit, so they cannot go stale when it is refitted (only the prefill chunk is their own).
+    rows = {r["name"]: r for r in load_table(SPEED, CATALOG_DIR).rows}
+    cuda = rows[f"llama.cpp/cuda@{cal.CURRENT_ERA}"]
+    fitted = ("decode_efficiency_frac", "layer_overhead_ms", "prefill_efficiency_quant_frac", "decode_flop_per_byte")
+    for engine, chunk in cal.UNMEASURED_ENGINES.items():
+        row = rows[f"{engine}/any"]
+        assert all(row[f] == cuda[f] for f in fitted) and row["prefill_chunk_tokens"] == chunk
+        assert row["fit_points"] == 0 and f"belum ada pengukuran {engine}" in row["source"]
