@@ -36,6 +36,10 @@ APPLE_WIRED_SHARE = 0.7  # macOS lets the GPU keep about 2/3–3/4 of unified me
 MAX_RUN_SPREAD = 0.25
 # CUDA engines with no measurement in the shipped data, and their prefill chunk: they take the current CUDA fit
 UNMEASURED_ENGINES = {"exllamav2": 2048, "mlc-llm": 2048}
+# Eras whose llama.cpp builds dequantised quantized weights to FP16 for cuBLAS in prompt processing; later builds
+# multiply them with integer kernels (MMQ, the default since llama.cpp PR #8075, June 2024), whose unpacking and
+# scaling load the shader ALUs.
+DEQUANTISING_ERAS = ("2024",)
 FLOAT_QUANTS = ("F16", "BF16", "F32", "FP16", "FP32")
 GOALS = {"decode_median": 0.08, "decode_p90": 0.20, "prefill_median": 0.20}
 
@@ -60,6 +64,7 @@ class PrefillParams:
     efficiency_quant: float  # quantized weights
     layer_overhead_us: float  # per layer and prompt token
     attention_efficiency: float = 0.3  # share of the FP16 peak reached by prompt attention
+    alu_work: float = 0.0  # shader-ALU operations per weight-multiply FLOP of quantized weights, at the FP32 rate
 
 
 DECODE_BOUNDS = {
@@ -76,6 +81,7 @@ PREFILL_BOUNDS = {
     "layer_overhead_us": (0.0, 1e3),
     # FlashAttention-2 reaches at most about 70 % of an A100's peak (Dao 2023): no kernel does better
     "attention_efficiency": (0.01, 0.7),
+    "alu_work": (0.0, 10.0),
 }
 DEFAULT_DECODE = DecodeParams(0.8, 0.6, 0.05, 10.0, 0.0)
 DEFAULT_PREFILL = PrefillParams(0.4, 0.4, 1.0, 0.3)
@@ -176,6 +182,7 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
     m["memory_type"] = [s["memory_type"] for s in specs]
     # CPU-only runs compute on the CPU cores: the GPU's FP16 peak does not apply to them.
     m["fp16_tflops"] = np.where(m["backend"] == "cpu", np.nan, [s["fp16_tflops"] for s in specs])
+    m["fp32_tflops"] = np.where(m["backend"] == "cpu", np.nan, [s["fp32_tflops"] for s in specs])
     m["metric"] = m["metric"].str.replace("_tok_s", "", regex=False)
     m = m.rename(columns={"value": "tok_s"})
     spills = (m["backend"] == "metal") & (m["weights_bytes"] > APPLE_WIRED_SHARE * m["memory_gb"] * 1e9)
@@ -187,6 +194,7 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
         "memory_type",
         "mem_bandwidth_gbs",
         "fp16_tflops",
+        "fp32_tflops",
         "model",
         "params_b",
         "quant",
@@ -229,6 +237,7 @@ def load_llama_bench(path: Path, catalog: Catalog, gpu: str, model: str, era: st
             "memory_type": gpu_row["memory_type"],
             "mem_bandwidth_gbs": gpu_row["mem_bandwidth_gbs"],
             "fp16_tflops": gpu_row["fp16_tflops"],
+            "fp32_tflops": gpu_row["fp32_tflops"],
             "model": model,
             "params_b": raw["model_n_params"].astype(float) / 1e9,
             "quant": raw.get("model_type", pd.Series([""] * len(raw))).astype(str).str.split().str[-1],
@@ -280,12 +289,17 @@ def predict_decode(p: DecodeParams, x: pd.DataFrame) -> np.ndarray:
 
 
 def predict_prefill(p: PrefillParams, x: pd.DataFrame, decode: DecodeParams | None = None) -> np.ndarray:
-    """Prompt tokens/s: compute (weight multiplies, attention, per-layer cost) or weight reads per chunk."""
-    eta = np.where(x["quant"].str.upper().isin(FLOAT_QUANTS), p.efficiency, p.efficiency_quant)
+    """Prompt tokens/s: compute (weight multiplies on the matrix units and, for quantized weights, their ALU work
+    at the FP32 rate; attention; per-layer cost) or weight reads per chunk."""
+    is_float = x["quant"].str.upper().isin(FLOAT_QUANTS).to_numpy()
+    eta = np.where(is_float, p.efficiency, p.efficiency_quant)
     flops = x["fp16_tflops"].to_numpy() * 1e12
     n = x["prompt_tokens"].to_numpy(dtype=float)
     attention = 4 * x["attn_dim"].to_numpy() * _attended(x, x["depth"] + n / 2)
-    seconds = 2 * x["active_params_b"].to_numpy() * 1e9 / (flops * eta) + attention / (flops * p.attention_efficiency)
+    matmul = 2 * x["active_params_b"].to_numpy() * 1e9
+    seconds = matmul / (flops * eta) + attention / (flops * p.attention_efficiency)
+    if p.alu_work > 0:
+        seconds = seconds + np.where(is_float, 0.0, matmul * p.alu_work / (x["fp32_tflops"].to_numpy() * 1e12))
     seconds = seconds + x["layers"].to_numpy() * p.layer_overhead_us / 1e6
     if decode is not None:
         chunks = np.ceil(n / CHUNK)
@@ -351,9 +365,16 @@ def fit_decode(x: pd.DataFrame, base: DecodeParams = DEFAULT_DECODE, superblock:
     return p
 
 
-def fit_prefill(x: pd.DataFrame, base: PrefillParams = DEFAULT_PREFILL, decode: DecodeParams | None = None):
-    """Fit what the rows can pin down (float and quantized efficiencies, attention, per-layer cost)."""
+def fit_prefill(
+    x: pd.DataFrame,
+    base: PrefillParams = DEFAULT_PREFILL,
+    decode: DecodeParams | None = None,
+    integer_kernels: bool = True,
+):
+    """Fit what the rows can pin down (float and quantized efficiencies, attention, per-layer cost, and with
+    `integer_kernels` the ALU work of quantized weights where FP16 and FP32 peaks vary apart across devices)."""
     x = x[x["fp16_tflops"].notna()]
+    default = base is DEFAULT_PREFILL
     is_float = x["quant"].str.upper().isin(FLOAT_QUANTS)
     free = []
     if is_float.any():
@@ -365,12 +386,19 @@ def fit_prefill(x: pd.DataFrame, base: PrefillParams = DEFAULT_PREFILL, decode: 
         free.append("attention_efficiency")
     if x["device"].nunique() >= 3:
         free.append("layer_overhead_us")
-    if is_float.any() and not (~is_float).any() and base is DEFAULT_PREFILL:
+    quant = x[~is_float]
+    ratio = np.log(quant["fp16_tflops"] / quant["fp32_tflops"]) if "fp32_tflops" in x.columns else pd.Series([0.0])
+    if not integer_kernels:
+        base = replace(base, alu_work=0.0)
+    elif quant["device"].nunique() >= 3 and ratio.max() - ratio.min() > np.log(1.5):
+        free.append("alu_work")  # tensor peak and ALU rate vary apart: the two terms can be told apart
+        base = replace(base, alu_work=base.alu_work or 0.3)
+    if is_float.any() and not (~is_float).any() and default:
         base = replace(base, efficiency_quant=0.0)
     p = _fit("prefill", x, free, base, lambda q, rows: predict_prefill(q, rows, decode))
     if p.efficiency_quant == 0.0:
         p = replace(p, efficiency_quant=p.efficiency)
-    if not is_float.any() and base is DEFAULT_PREFILL:
+    if not is_float.any() and default:
         p = replace(p, efficiency=p.efficiency_quant)
     return p
 
@@ -447,7 +475,7 @@ def _fit_group(data: pd.DataFrame, group: tuple[str, str], done: dict, ratio: fl
     prefill = None
     if pp["device"].nunique() >= min_devices or (donor and donor.prefill and not pp.empty):
         base = donor.prefill if donor and donor.prefill else DEFAULT_PREFILL
-        prefill = fit_prefill(pp, base, decode)
+        prefill = fit_prefill(pp, base, decode, group[1] not in DEQUANTISING_ERAS)
     elif donor is not None:
         prefill = donor.prefill
     label = f"{donor.backend}@{donor.era}" if donor else ""
@@ -671,6 +699,7 @@ def _row(name, f: GroupFit, residuals, origin, as_of, serial_frac, note: str = "
         "decode_flop_per_byte": round(f.decode.flop_per_byte, 2),
         "decode_superblock_work_ratio": round(f.decode.superblock_work, 3),
         "prefill_attention_efficiency_frac": round(prefill.attention_efficiency, 4),
+        "prefill_alu_work_ratio": round(prefill.alu_work, 4),
         "prefill_chunk_tokens": chunk,
         "fp8_fp4_units": 0,
         "serial_frac": serial_frac,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import shutil
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -315,6 +316,41 @@ def test_prefill_fit_recovers_known_parameters():
     assert p.efficiency_quant == pytest.approx(0.4, rel=1e-4)
     assert p.attention_efficiency == pytest.approx(0.25, rel=1e-4)
     assert p.layer_overhead_us == pytest.approx(3.0, rel=1e-3)
+
+
+def test_prefill_fit_recovers_the_alu_work_of_quantized_weights():
+    # Quantized prompts also cost shader-ALU work at the FP32 rate: rate = 1 / (2P ÷ (FP16 × η) + [quantized]
+    # 2P × 0.28 ÷ FP32 + layers × c). The four cards' FP16 ÷ FP32 ratios (4, 4, 14.8, 16: GeForce Ada and
+    # Ampere, H100 PCIe, A30) differ, so the two terms can be told apart.
+    rows = []
+    for fp16, fp32 in ((330.3, 82.6), (142.0, 35.6), (756.0, 51.2), (165.0, 10.3)):
+        for quant, eta, alu in (("F16", 0.6, 0.0), ("Q4_0", 0.5, 0.28)):
+            for params_b, layers in ((6.74, 32), (13.02, 40)):
+                seconds = 2 * params_b * 1e9 / (fp16 * 1e12 * eta) + 2 * params_b * 1e9 * alu / (fp32 * 1e12)
+                seconds += layers * 2e-6 + 4 * 4096 * layers * 256 / (fp16 * 1e12)  # attention at η_attn = 1
+                rows.append(
+                    {
+                        "device": f"gpu-{fp16}",
+                        "fp16_tflops": fp16,
+                        "fp32_tflops": fp32,
+                        "quant": quant,
+                        "params_b": params_b,
+                        "active_params_b": params_b,
+                        "layers": layers,
+                        "sliding_layers": 0,
+                        "sliding_window": 0,
+                        "attn_dim": 4096,
+                        "prompt_tokens": 512,
+                        "depth": 0,
+                        "tok_s": 1 / seconds,
+                    }
+                )
+    p = cal.fit_prefill(pd.DataFrame(rows), replace(cal.DEFAULT_PREFILL, attention_efficiency=1.0))
+    assert p.alu_work == pytest.approx(0.28, rel=1e-3)
+    assert p.efficiency_quant == pytest.approx(0.5, rel=1e-3) and p.efficiency == pytest.approx(0.6, rel=1e-3)
+    # Equal FP16 and FP32 rates everywhere (Apple GPUs): the ALU work cannot be told from the efficiency.
+    apple = pd.DataFrame(rows).assign(fp32_tflops=lambda d: d["fp16_tflops"])
+    assert cal.fit_prefill(apple).alu_work == 0.0
 
 
 def test_engines_without_measurements_take_the_current_cuda_fit():

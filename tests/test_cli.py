@@ -90,6 +90,8 @@ def test_custom_gpu_by_numbers(run):
         "--set",
         "gpu_fp16_tflops=400",
         "--set",
+        "gpu_fp32_tflops=100",
+        "--set",
         "gpu_tdp_w=500",
         "--set",
         "gpu_backend=cuda",

@@ -145,6 +145,7 @@ def test_prefill_from_flops(calc):
         prefill_efficiency_frac=0.5,
         prefill_attention_efficiency_frac=0.5,  # attention at the same share as the weight multiplies
         prefill_layer_overhead_us=0,
+        prefill_alu_work_ratio=0,  # no shader-ALU term (tests/test_speed_2025.py has it)
         gpu_mem_bandwidth_gbs=1000,
     )
     flops = 2 * 8.03e9 * 2000 + 2 * 32 * 2000**2 * 32 * 128

@@ -16,6 +16,7 @@ PARAMS = {
     "prefill_attention_efficiency_frac": 0.25,
     "prefill_layer_overhead_us": 1.0,
     "decode_efficiency_frac": 0.8,
+    "prefill_alu_work_ratio": 0.0,  # the shader-ALU term has its own test below
 }
 
 
@@ -44,6 +45,22 @@ def test_prefill_of_a_2048_token_prompt_after_32k_tokens_of_context(calc):
     fresh_s = matmul / (330.3e12 * 0.5) + 4 * 32 * 128 * 2048 * 32 * 1024 / (330.3e12 * 0.25) + 2048 * 32 * 1e-6
     assert fresh["prefill_s"] == pytest.approx(fresh_s, rel=1e-9)
     assert out["prefill_s"] / fresh["prefill_s"] == pytest.approx(seconds / fresh_s, rel=1e-9)  # ≈ 2.6× slower
+
+
+def test_quantized_prefill_adds_its_alu_work_at_the_fp32_rate(calc):
+    # Llama-2-7B (6.74 B params), a 512-token prompt on an H100 PCIe: FP16 peak 756, FP32 (CUDA cores) 51.2
+    # TFLOPS. With 0.3 ALU operations per weight FLOP, Q4_0 adds 2 × 6.74e9 × 512 × 0.3 ÷ 51.2e12 = 40.44 ms;
+    # F16 weights (cuBLAS on the tensor units) add nothing.
+    setup = {"model_name": "Llama-2-7B", "gpu_name": "H100 PCIe 80GB", "prompt_tokens": 512}
+    alu = {"gpu_fp32_tflops": 51.2, "prefill_alu_work_ratio": 0.3}
+    q4 = calc(quant_name="Q4_0", **setup, **(PARAMS | alu))
+    q4_without = calc(quant_name="Q4_0", **setup, **PARAMS)
+    expected = 2 * 6.74e9 * 512 * 0.3 / 51.2e12
+    assert expected == pytest.approx(0.0404400, rel=1e-5)
+    assert q4["prefill_alu_s"] == pytest.approx(expected, rel=1e-9)
+    assert q4["prefill_compute_s"] - q4_without["prefill_compute_s"] == pytest.approx(expected, rel=1e-9)
+    f16 = calc(quant_name="F16", **setup, **(PARAMS | alu))
+    assert f16["prefill_alu_s"] == 0
 
 
 def test_sliding_window_layers_attend_to_their_window_only(calc):

@@ -90,6 +90,7 @@ DOMAINS: dict[str, Domain] = {
     "gpu_mem_bandwidth_gbs": _pos(1e6),
     "gpu_vram_gib": _pos(1e5),
     "gpu_fp16_tflops": _pos(1e6),
+    "gpu_fp32_tflops": _pos(1e6),
     "gpu_fp8_tflops": Domain(0, 1e6),
     "gpu_fp4_tflops": Domain(0, 1e6),
     "gpu_tdp_w": Domain(0, 1e5),
@@ -115,6 +116,7 @@ DOMAINS: dict[str, Domain] = {
     "prefill_efficiency_frac": Domain(0, 1, above=True),
     "decode_layer_overhead_ms": Domain(0, 1000),
     "decode_superblock_work_ratio": _pos(10),
+    "prefill_alu_work_ratio": Domain(0, 10),
     "decode_attention_ns": Domain(0, 1e6),
     "prefill_layer_overhead_us": Domain(0, 1e6),
     "speed_error_low_frac": Domain(-1, 0),  # a signed relative error

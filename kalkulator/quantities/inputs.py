@@ -193,6 +193,14 @@ GPU = (
         "Peak dense FP16 matrix throughput per GPU.",
     ),
     lookup(
+        "gpu_fp32_tflops",
+        "gpu",
+        "fp32_tflops",
+        "FP32 non-tensor",
+        "FP32 non-tensor",
+        "Peak FP32 throughput of the GPU's shader ALUs (CUDA cores, stream processors), not its tensor units.",
+    ),
+    lookup(
         "gpu_fp8_tflops",
         "gpu",
         "fp8_tflops",
@@ -512,6 +520,16 @@ FORMATS = (
         "Prefill attention efficiency",
         "Share of the peak FLOPS the attention of a prompt reaches (query × key and softmax × value over the "
         "context): less than the weight matrix multiplies, and what makes a prompt after a long context slow.",
+    ),
+    lookup(
+        "prefill_alu_work_ratio",
+        "speed",
+        "prefill_alu_work_ratio",
+        "Kerja ALU prefill bobot terkuantisasi",
+        "ALU work of quantized prefill",
+        "Shader-ALU operations per weight-multiply FLOP when the prompt's weights are quantized (dequantising, "
+        "integer packing, scales): they run at the FP32 rate of the ordinary cores, beside the tensor units.",
+        fallback=0,
     ),
     lookup(
         "prefill_chunk_tokens",

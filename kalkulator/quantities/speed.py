@@ -304,15 +304,33 @@ QUANTITIES = (
         expr=R("prefill_matmul_tflop") + R("prefill_attention_tflop"),
     ),
     Quantity(
+        "prefill_alu_s",
+        "Waktu ALU prefill (dekuantisasi)",
+        "Prefill time on the shader ALUs (dequantisation)",
+        "Quantized weights: weight multiplies × ALU work per FLOP ÷ (FP32 rate of the shader cores × GPUs in "
+        "parallel); float weights: 0. Integer and dequantising kernels unpack, scale and convert on the ordinary "
+        "cores beside the tensor units: cards with few cores for their tensor peak (A100/H100, Turing, Volta) "
+        "reach a smaller share of it.",
+        "Fitted by kalkulator calibrate (llama.cpp prompt speeds across GeForce, workstation and datacenter cards)",
+        expr=IF(
+            EQ(R("quant_dequant_type"), "none"),
+            0,
+            safe_div(
+                R("prefill_matmul_tflop") * R("prefill_alu_work_ratio"), R("gpu_fp32_tflops") * R("parallel_gpus")
+            ),
+        ),
+    ),
+    Quantity(
         "prefill_compute_s",
         "Waktu komputasi prefill",
         "Prefill compute time",
-        "Weight multiplies ÷ (peak FLOPS of the format × GPUs in parallel × compute efficiency) + attention ÷ (FP16 "
-        "peak × GPUs × attention efficiency) + prompt × layers × cost per layer.",
+        "Weight multiplies ÷ (peak FLOPS of the format × GPUs in parallel × compute efficiency) + their shader-ALU "
+        "time + attention ÷ (FP16 peak × GPUs × attention efficiency) + prompt × layers × cost per layer.",
         "Buku, Bab prefill; fitted by kalkulator calibrate",
         expr=safe_div(
             R("prefill_matmul_tflop"), R("gpu_compute_tflops") * R("parallel_gpus") * R("prefill_efficiency_frac")
         )
+        + R("prefill_alu_s")
         + safe_div(
             R("prefill_attention_tflop"),
             R("gpu_fp16_tflops") * R("parallel_gpus") * R("prefill_attention_efficiency_frac"),
