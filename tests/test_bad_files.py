@@ -152,7 +152,7 @@ def test_a_folder_as_scenario_file_is_a_usage_error(tmp_path):
 
 # --- CSV output -----------------------------------------------------------------------------------------------
 
-CUSTOM_GPU = "gpu_mem_bandwidth_gbs,gpu_vram_gib,gpu_fp16_tflops,gpu_tdp_w,gpu_backend,gpu_memory_type"
+CUSTOM_GPU = "gpu_mem_bandwidth_gbs,gpu_vram_gib,gpu_fp16_tflops,gpu_fp32_tflops,gpu_tdp_w,gpu_backend,gpu_memory_type"
 
 
 @pytest.mark.parametrize(
@@ -162,7 +162,7 @@ CUSTOM_GPU = "gpu_mem_bandwidth_gbs,gpu_vram_gib,gpu_fp16_tflops,gpu_tdp_w,gpu_b
 def test_csv_output_escapes_formula_looking_text(tmp_path, name):
     quoted = '"' + name.replace('"', '""') + '"'
     path = tmp_path / "in.csv"
-    path.write_text(f"gpu_name,{CUSTOM_GPU}\n{quoted},1000,24,100,300,cuda,gddr\n", encoding="utf-8", newline="")
+    path.write_text(f"gpu_name,{CUSTOM_GPU}\n{quoted},1000,24,100,25,300,cuda,gddr\n", encoding="utf-8", newline="")
     result = run("hitung", "--scenarios", str(path))
     assert result.exit_code == 0, result.stderr
     header, row = list(csv.reader(io.StringIO(result.stdout)))

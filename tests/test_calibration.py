@@ -285,6 +285,24 @@ def test_accuracy_command_prints_the_table_and_the_multi_gpu_check():
     assert "Multi-GPU layer split (2–8 GPUs, " in result.output
 
 
+def prefill_row(device, fp16, quant, params_b, layers, attn_dim, prompt, seconds) -> dict:
+    """A synthetic prompt measurement (dense model, no sliding window, empty cache) taking `seconds` per token."""
+    return {
+        "device": device,
+        "fp16_tflops": fp16,
+        "quant": quant,
+        "params_b": params_b,
+        "active_params_b": params_b,
+        "layers": layers,
+        "sliding_layers": 0,
+        "sliding_window": 0,
+        "attn_dim": attn_dim,
+        "prompt_tokens": prompt,
+        "depth": 0,
+        "tok_s": 1 / seconds,
+    }
+
+
 def test_prefill_fit_recovers_known_parameters():
     # rate = 1 / (2P ÷ (FLOPS × η) + attention ÷ (FLOPS × η_attn) + layers × c), η 0.5 for F16 and 0.4 for Q4_0,
     # η_attn 0.25, c = 3 µs; causal attention over n new tokens = 4 × layers × width × n/2 per token.
@@ -296,20 +314,7 @@ def test_prefill_fit_recovers_known_parameters():
                     seconds = 2 * params_b * 1e9 / (tflops * 1e12 * eta)
                     seconds += 4 * layers * attn_dim * prompt / 2 / (tflops * 1e12 * 0.25) + layers * 3e-6
                     rows.append(
-                        {
-                            "device": f"gpu-{tflops}",
-                            "fp16_tflops": tflops,
-                            "quant": quant,
-                            "params_b": params_b,
-                            "active_params_b": params_b,
-                            "layers": layers,
-                            "sliding_layers": 0,
-                            "sliding_window": 0,
-                            "attn_dim": attn_dim,
-                            "prompt_tokens": prompt,
-                            "depth": 0,
-                            "tok_s": 1 / seconds,
-                        }
+                        prefill_row(f"gpu-{tflops}", tflops, quant, params_b, layers, attn_dim, prompt, seconds)
                     )
     p = cal.fit_prefill(pd.DataFrame(rows))
     assert p.efficiency == pytest.approx(0.5, rel=1e-4)
@@ -328,23 +333,8 @@ def test_prefill_fit_recovers_the_alu_work_of_quantized_weights():
             for params_b, layers in ((6.74, 32), (13.02, 40)):
                 seconds = 2 * params_b * 1e9 / (fp16 * 1e12 * eta) + 2 * params_b * 1e9 * alu / (fp32 * 1e12)
                 seconds += layers * 2e-6 + 4 * 4096 * layers * 256 / (fp16 * 1e12)  # attention at η_attn = 1
-                rows.append(
-                    {
-                        "device": f"gpu-{fp16}",
-                        "fp16_tflops": fp16,
-                        "fp32_tflops": fp32,
-                        "quant": quant,
-                        "params_b": params_b,
-                        "active_params_b": params_b,
-                        "layers": layers,
-                        "sliding_layers": 0,
-                        "sliding_window": 0,
-                        "attn_dim": 4096,
-                        "prompt_tokens": 512,
-                        "depth": 0,
-                        "tok_s": 1 / seconds,
-                    }
-                )
+                row = prefill_row(f"gpu-{fp16}", fp16, quant, params_b, layers, 4096, 512, seconds)
+                rows.append(row | {"fp32_tflops": fp32})
     p = cal.fit_prefill(pd.DataFrame(rows), replace(cal.DEFAULT_PREFILL, attention_efficiency=1.0))
     assert p.alu_work == pytest.approx(0.28, rel=1e-3)
     assert p.efficiency_quant == pytest.approx(0.5, rel=1e-3) and p.efficiency == pytest.approx(0.6, rel=1e-3)

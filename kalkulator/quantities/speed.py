@@ -43,6 +43,7 @@ QUANTITIES = (
         expr=AND(
             R("gpu_mem_bandwidth_gbs") * R("parallel_gpus") > 0,
             R("gpu_compute_tflops") * R("parallel_gpus") * R("prefill_efficiency_frac") > 0,
+            R("gpu_fp32_tflops") > 0,
             R("decode_efficiency_frac") > 0,
         ),
     ),
