@@ -85,12 +85,9 @@ REPLICA = (
         "request_compute_s",
         "Waktu komputasi per permintaan",
         "Compute time per request",
-        "Prefill time + decode FLOPs ÷ usable FLOPS.",
+        "Prefill time + decode FLOPs ÷ usable FLOPS for weight multiplies.",
         ROOFLINE,
-        expr=R("prefill_s")
-        + safe_div(
-            R("request_decode_tflop"), R("gpu_compute_tflops") * R("parallel_gpus") * R("prefill_efficiency_frac")
-        ),
+        expr=R("prefill_s") + safe_div(R("request_decode_tflop"), R("matmul_tflops")),
     ),
     Quantity(
         "request_memory_s",

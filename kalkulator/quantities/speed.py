@@ -117,18 +117,34 @@ QUANTITIES = (
         expr=R("decode_fixed_memory_ms") + R("concurrent_users") * R("decode_user_memory_ms"),
     ),
     Quantity(
+        "matmul_tflops",
+        "FLOPS terpakai untuk perkalian bobot",
+        "Usable FLOPS for weight multiplies",
+        "1 ÷ (1 ÷ (peak FLOPS of the format × GPUs in parallel × compute efficiency) + for quantized weights ALU "
+        "work per FLOP ÷ (FP32 rate of the shader cores × GPUs)). Integer and dequantising kernels unpack, scale "
+        "and convert weights on the ordinary cores beside the tensor units: cards with few cores for their tensor "
+        "peak (A100/H100, Turing, Volta) reach a smaller share of it.",
+        "Fitted by kalkulator calibrate (llama.cpp prompt speeds across GeForce, workstation and datacenter cards)",
+        expr=safe_div(
+            1,
+            safe_div(1, R("gpu_compute_tflops") * R("parallel_gpus") * R("prefill_efficiency_frac"))
+            + IF(
+                EQ(R("quant_dequant_type"), "none"),
+                0,
+                safe_div(R("prefill_alu_work_ratio"), R("gpu_fp32_tflops") * R("parallel_gpus")),
+            ),
+        ),
+    ),
+    Quantity(
         "decode_user_compute_ms",
         "Waktu komputasi per pengguna per langkah",
         "Compute time per user and step",
-        "(2 × active params + 4 × layers × context × heads × head_dim attention FLOPs) ÷ usable FLOPS; "
-        "sliding-window layers attend to at most their window.",
+        "2 × active params ÷ usable FLOPS for weight multiplies + 4 × layers × context × heads × head_dim "
+        "attention FLOPs ÷ (peak × GPUs × compute efficiency); sliding-window layers attend to at most their window.",
         "Kaplan et al. 2020 (2N FLOPs per token); Buku, Bab arithmetic intensity",
-        expr=safe_div(
-            (
-                2 * R("model_active_params_b") * 1e9
-                + 4 * attended_layer_tokens(R("context_tokens")) * R("model_heads") * R("model_head_dim")
-            )
-            * 1000,
+        expr=safe_div(2 * R("model_active_params_b") * 1e9 * 1000, R("matmul_tflops") * 1e12)
+        + safe_div(
+            4 * attended_layer_tokens(R("context_tokens")) * R("model_heads") * R("model_head_dim") * 1000,
             R("gpu_compute_tflops") * 1e12 * R("parallel_gpus") * R("prefill_efficiency_frac"),
         ),
     ),
@@ -305,33 +321,13 @@ QUANTITIES = (
         expr=R("prefill_matmul_tflop") + R("prefill_attention_tflop"),
     ),
     Quantity(
-        "prefill_alu_s",
-        "Waktu ALU prefill (dekuantisasi)",
-        "Prefill time on the shader ALUs (dequantisation)",
-        "Quantized weights: weight multiplies × ALU work per FLOP ÷ (FP32 rate of the shader cores × GPUs in "
-        "parallel); float weights: 0. Integer and dequantising kernels unpack, scale and convert on the ordinary "
-        "cores beside the tensor units: cards with few cores for their tensor peak (A100/H100, Turing, Volta) "
-        "reach a smaller share of it.",
-        "Fitted by kalkulator calibrate (llama.cpp prompt speeds across GeForce, workstation and datacenter cards)",
-        expr=IF(
-            EQ(R("quant_dequant_type"), "none"),
-            0,
-            safe_div(
-                R("prefill_matmul_tflop") * R("prefill_alu_work_ratio"), R("gpu_fp32_tflops") * R("parallel_gpus")
-            ),
-        ),
-    ),
-    Quantity(
         "prefill_compute_s",
         "Waktu komputasi prefill",
         "Prefill compute time",
-        "Weight multiplies ÷ (peak FLOPS of the format × GPUs in parallel × compute efficiency) + their shader-ALU "
-        "time + attention ÷ (FP16 peak × GPUs × attention efficiency) + prompt × layers × cost per layer.",
+        "Weight multiplies ÷ their usable FLOPS + attention ÷ (FP16 peak × GPUs × attention efficiency) + prompt "
+        "× layers × cost per layer.",
         "Buku, Bab prefill; fitted by kalkulator calibrate",
-        expr=safe_div(
-            R("prefill_matmul_tflop"), R("gpu_compute_tflops") * R("parallel_gpus") * R("prefill_efficiency_frac")
-        )
-        + R("prefill_alu_s")
+        expr=safe_div(R("prefill_matmul_tflop"), R("matmul_tflops"))
         + safe_div(
             R("prefill_attention_tflop"),
             R("gpu_fp16_tflops") * R("parallel_gpus") * R("prefill_attention_efficiency_frac"),
