@@ -3,10 +3,11 @@
 Decode time per token = (weight bytes + KV bytes at the mean context) ÷ (bandwidth × η) + layers × c
 + attended layer-tokens × a, where η is the kernels' share of peak bandwidth (HBM or other memory), capped by
 what the GPU's cores can feed (FP16 peak ÷ ALU work per byte). Prefill time per token = 2 × active params ÷
-(peak × η_p) + attention FLOPs ÷ (FP16 peak × η_attn) + layers × c_p, never faster than reading the weights once
-per chunk. One fit per backend and engine build era; a parameter the era's measurements cannot pin down is
-taken from the nearest fit (same backend, other era; else CUDA). The same formulas live in
-quantities/speed.py; the vectorised copies here exist only to fit their parameters.
+(peak × η_p) [+ for quantized weights in integer-kernel builds 2 × active params × ALU work ÷ FP32 peak of the
+shader cores] + attention FLOPs ÷ (FP16 peak × η_attn) + layers × c_p, never faster than reading the weights once
+per chunk. Rows whose repeated runs spread more than 25 % are left out. One fit per backend and engine build era;
+a parameter the era's measurements cannot pin down is taken from the nearest fit (same backend, other era; else
+CUDA). The same formulas live in quantities/speed.py; the vectorised copies here exist only to fit their parameters.
 """
 
 from __future__ import annotations
