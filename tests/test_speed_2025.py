@@ -48,9 +48,9 @@ def test_prefill_of_a_2048_token_prompt_after_32k_tokens_of_context(calc):
 
 
 def test_quantized_prefill_adds_its_alu_work_at_the_fp32_rate(calc):
-    # Llama-2-7B (6.74 B params), a 512-token prompt on an H100 PCIe: FP16 peak 756, FP32 (CUDA cores) 51.2
-    # TFLOPS. With 0.3 ALU operations per weight FLOP, Q4_0 adds 2 × 6.74e9 × 512 × 0.3 ÷ 51.2e12 = 40.44 ms;
-    # F16 weights (cuBLAS on the tensor units) add nothing.
+    # Llama-2-7B (6.74 B params), a 512-token prompt on an H100 PCIe, FP32 rate of its CUDA cores 51.2 TFLOPS
+    # (the FP16 peak is PARAMS' 330.3). With 0.3 ALU operations per weight FLOP, Q4_0 adds
+    # 2 × 6.74e9 × 512 × 0.3 ÷ 51.2e12 = 40.44 ms; F16 weights (cuBLAS on the tensor units) add nothing.
     setup = {"model_name": "Llama-2-7B", "gpu_name": "H100 PCIe 80GB", "prompt_tokens": 512}
     alu = {"gpu_fp32_tflops": 51.2, "prefill_alu_work_ratio": 0.3}
     q4 = calc(quant_name="Q4_0", **setup, **(PARAMS | alu))
