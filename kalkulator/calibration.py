@@ -659,32 +659,47 @@ def speed_rows(report: Report, engine: str, as_of: str, origin: str, serial_frac
     d = report.data
     rows = []
     eras = sorted({e for _, e in report.fits})
+
+    def bands(era: str, backend: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Held-out decode and prefill residuals of a group (backend None: the era pooled); a group whose
+        devices were not held out takes its era's pooled band (in-sample residuals say nothing of other devices)."""
+        out = []
+        for metric in ("tg", "pp"):
+            mask = ((d["era"] == era) & (d["metric"] == metric)).to_numpy()
+            mine = mask & (d["backend"] == backend).to_numpy() if backend else mask & report.held_out
+            if not mine.any() or not report.held_out[mine].all():
+                mine = mask & report.held_out
+            out.append(report.residual[mine])
+        return out[0], out[1]
+
     for (backend, era), f in sorted(report.fits.items()):
-        mask = ((d["backend"] == backend) & (d["era"] == era) & (d["metric"] == "tg")).to_numpy()
-        if not report.held_out[mask].all():  # in-sample residuals say nothing of other devices: the era's band
-            mask = ((d["era"] == era) & (d["metric"] == "tg")).to_numpy() & report.held_out
-        rows.append(_row(f"{engine}/{backend}@{era}", f, report.residual[mask], origin, as_of, serial_frac))
+        rows.append(_row(f"{engine}/{backend}@{era}", f, bands(era, backend), origin, as_of, serial_frac))
     for era in eras:
         members = [f for (b, e), f in report.fits.items() if e == era]
         main = report.fits.get(("cuda", era)) or max(members, key=lambda f: f.devices)
         if main.prefill is None:
             raise CalibrationError("no prefill measurements to fit: include prompt-processing rows (llama-bench -p)")
-        mask = ((d["era"] == era) & (d["metric"] == "tg")).to_numpy() & report.held_out
         note = f"backend lain memakai fit {main.backend}@{era} dengan pita gabungan semua backend era ini"
-        rows.append(_row(f"{engine}/any@{era}", main, report.residual[mask], origin, as_of, serial_frac, note))
+        rows.append(_row(f"{engine}/any@{era}", main, bands(era), origin, as_of, serial_frac, note))
     current = report.fits.get(("cuda", CURRENT_ERA))
     if engine == "llama.cpp" and current is not None:
-        mask = ((d["era"] == CURRENT_ERA) & (d["metric"] == "tg")).to_numpy() & report.held_out
         for other, chunk in UNMEASURED_ENGINES.items():
             note = f"asumsi: fit llama.cpp/cuda@{CURRENT_ERA}; belum ada pengukuran {other} di data kalibrasi"
-            row = _row(f"{other}/any", current, report.residual[mask], origin, as_of, serial_frac, note, chunk)
+            row = _row(f"{other}/any", current, bands(CURRENT_ERA), origin, as_of, serial_frac, note, chunk)
             rows.append(row | {"fit_points": 0})
     return rows
 
 
-def _row(name, f: GroupFit, residuals, origin, as_of, serial_frac, note: str = "", chunk: int = CHUNK) -> dict:
+def _band(residuals: np.ndarray) -> tuple[float, float]:
+    """10th and 90th percentile of measured ÷ predicted − 1, at most 0 and at least 0."""
     residuals = residuals[~np.isnan(residuals)]
     low, high = np.quantile(residuals, BAND) if residuals.size else (0.0, 0.0)
+    return round(min(0.0, float(low)), 4), round(max(0.0, float(high)), 4)
+
+
+def _row(name, f: GroupFit, residuals, origin, as_of, serial_frac, note: str = "", chunk: int = CHUNK) -> dict:
+    """A speed_params.csv row; `residuals` = (held-out decode, held-out prefill) residuals behind its bands."""
+    (low, high), (pre_low, pre_high) = _band(residuals[0]), _band(residuals[1])
     prefill = f.prefill or DEFAULT_PREFILL
     what = note or f"{f.points} pengukuran pada {f.devices} perangkat (build era {f.era})"
     borrowed = f"; nilai yang tidak bisa ditentukan data ini dari fit {f.donor}" if f.donor else ""
@@ -704,10 +719,12 @@ def _row(name, f: GroupFit, residuals, origin, as_of, serial_frac, note: str = "
         "prefill_chunk_tokens": chunk,
         "fp8_fp4_units": 0,
         "serial_frac": serial_frac,
-        "error_low_frac": round(min(0.0, float(low)), 4),
-        "error_high_frac": round(max(0.0, float(high)), 4),
+        "error_low_frac": low,
+        "error_high_frac": high,
+        "prefill_error_low_frac": pre_low,
+        "prefill_error_high_frac": pre_high,
         "fit_points": f.points,
-        "source": f"kalkulator calibrate pada {origin}: {what}; pita = persentil ke-10/ke-90 residu uji dengan satu "
-        f"perangkat disisihkan{borrowed}; serial_frac: fit serving tensorrt-llm (asumsi)",
+        "source": f"kalkulator calibrate pada {origin}: {what}; pita decode dan prefill = persentil ke-10/ke-90 "
+        f"residu uji dengan satu perangkat disisihkan{borrowed}; serial_frac: fit serving tensorrt-llm (asumsi)",
         "as_of": as_of,
     }

@@ -121,6 +121,8 @@ DOMAINS: dict[str, Domain] = {
     "prefill_layer_overhead_us": Domain(0, 1e6),
     "speed_error_low_frac": Domain(-1, 0),  # a signed relative error
     "speed_error_high_frac": Domain(0, 10),
+    "prefill_error_low_frac": Domain(-1, 0),
+    "prefill_error_high_frac": Domain(0, 10),
     "decode_tok_s": _pos(1e7),
     "prefill_tok_s": _pos(1e9),
     "spec_draft_tokens": _int(1, 64),

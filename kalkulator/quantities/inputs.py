@@ -582,6 +582,22 @@ FORMATS = (
         "Speed error, upper bound",
         "90th percentile of measured ÷ predicted − 1 on devices held out of the fit.",
     ),
+    lookup(
+        "prefill_error_low_frac",
+        "speed",
+        "prefill_error_low_frac",
+        "Batas bawah galat kecepatan prefill",
+        "Prefill speed error, lower bound",
+        "10th percentile of measured ÷ predicted − 1 for prompt speed on devices held out of the fit.",
+    ),
+    lookup(
+        "prefill_error_high_frac",
+        "speed",
+        "prefill_error_high_frac",
+        "Batas atas galat kecepatan prefill",
+        "Prefill speed error, upper bound",
+        "90th percentile of measured ÷ predicted − 1 for prompt speed on devices held out of the fit.",
+    ),
 )
 
 QUANTITIES = (*CHOICES, *SCENARIO, *GPU, *MODEL, *FORMATS)
