@@ -5,6 +5,7 @@ from __future__ import annotations
 import graphlib
 from collections.abc import Iterable, Mapping
 
+from kalkulator.arrays import MISSING, ArrayEvaluate, Many, fill_missing, is_array, merge_given
 from kalkulator.expr import IF, ISBLANK, Node, R, Value, evaluate, names_in
 from kalkulator.quantities.base import Quantity
 
@@ -92,6 +93,37 @@ class Graph:
                 env[name] = settings[name]
             else:
                 env[name] = evaluate(self.cell_expr(name), env, columns, lang)
+        return env
+
+    def evaluate_many(
+        self,
+        settings: Mapping[str, Many],
+        n: int,
+        columns: Mapping[tuple[str, str], tuple],
+        lang: str = "en",
+        names: Iterable[str] | None = None,
+    ) -> dict[str, Many]:
+        """`evaluate` for n scenarios at once: each setting is a uniform value or a length-n array whose MISSING
+        elements mean "not set in that scenario" (the input's default, a blank override, the formula's value)."""
+        unknown = set(settings) - set(self.quantities)
+        if unknown:
+            raise KeyError(f"unknown names {sorted(unknown)}")
+        env: dict[str, Many] = {}
+        for q in self.quantities.values():
+            if q.overridable:
+                env[override_key(q.name)] = fill_missing(settings.get(q.name, MISSING), None)
+        visitor = ArrayEvaluate(env, n, columns, lang)
+        for name in self.order if names is None else self.upstream(tuple(names)):
+            q = self.quantities[name]
+            given = settings.get(name, MISSING)
+            if q.is_input:
+                env[name] = fill_missing(given, q.default)
+            elif given is not MISSING and not q.overridable and not (is_array(given) and given.dtype == object):
+                env[name] = given
+            else:
+                env[name] = visitor.visit(self.cell_expr(name))
+                if given is not MISSING and not q.overridable:
+                    env[name] = merge_given(given, env[name], n)
         return env
 
     def upstream(self, names: tuple[str, ...]) -> tuple[str, ...]:
