@@ -11,7 +11,7 @@ import csv
 import datetime as dt
 import io
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -650,12 +650,24 @@ def _undecodable(value: str) -> str | None:
 def read_records(path: Path, label: str | None = None) -> tuple[int, list[str], list[tuple[int, list[str]]]]:
     """Read a CSV file: (header line, header names, [(file line, fields)]) with one field per header name.
 
+    See `iter_records` for the rules; an empty file gives (0, [], []).
+    """
+    records = iter_records(path, label)
+    header_line, header = next(records)
+    return header_line, header, list(records)
+
+
+def iter_records(path: Path, label: str | None = None) -> Iterator[tuple[int, list[str]]]:
+    """The records of a CSV file, one at a time: first (header line, header names), then (file line, fields) with
+    one field per header name.
+
     Line numbers are lines of the file (a quoted field may span several; a record is numbered by its first line).
     Blank lines and rows of empty cells are skipped. The delimiter is a comma, or a tab or semicolon when the
     header has no comma (Excel's "Unicode Text" and some locales' "CSV"). Raises CsvFileError naming file:line
     for a missing, unreadable or undecodable file, a duplicate or unnamed column, a short row, or a long row.
-    An empty file gives (0, [], []).
+    An empty file gives (0, []) and nothing more.
     """
+
     label = label or str(path)
     try:
         data = path.read_bytes()
@@ -670,8 +682,6 @@ def read_records(path: Path, label: str | None = None) -> tuple[int, list[str], 
     delimiter = next((d for d in (",", "\t", ";") if d in first), ",")
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     header: list[str] = []
-    header_line = 0
-    records: list[tuple[int, list[str]]] = []
     previous = 0
     while True:
         start = previous + 1
@@ -694,8 +704,9 @@ def read_records(path: Path, label: str | None = None) -> tuple[int, list[str], 
                     f"(saved in a Windows code page?); {_SAVE_AS_UTF8}"
                 )
         if not header:
-            header, header_line = [f.strip() for f in fields], start
+            header = [f.strip() for f in fields]
             _check_header(header, label, start)
+            yield start, header
             continue
         if len(fields) < len(header):
             raise CsvFileError(
@@ -709,8 +720,9 @@ def read_records(path: Path, label: str | None = None) -> tuple[int, list[str], 
                     "(more fields than header columns)"
                 )
             fields = fields[: len(header)]  # trailing empty cells carry nothing
-        records.append((start, fields))
-    return header_line, header, records
+        yield start, fields
+    if not header:
+        yield 0, []
 
 
 def _check_header(header: list[str], label: str, line: int) -> None:

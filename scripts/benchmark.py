@@ -9,6 +9,9 @@ Commands run as a user runs them (a fresh process, Python start-up and imports i
 from __future__ import annotations
 
 import argparse
+import csv
+import os
+import random
 import resource
 import statistics
 import subprocess
@@ -44,6 +47,45 @@ def command(*args: str) -> Callable[[], None]:
     return lambda: subprocess.run([*KALKULATOR, *args], check=True, capture_output=True)
 
 
+def measured(*args: str) -> tuple[float, float]:
+    """(seconds, peak RSS in MB) of one fresh `kalkulator` process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([*KALKULATOR, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    if status != 0:
+        raise RuntimeError(f"kalkulator {' '.join(args)} failed")
+    return time.perf_counter() - start, usage.ru_maxrss / 1024
+
+
+def scenario_file(path: Path, rows: int, catalog) -> Path:
+    """A batch that varies what a search varies: GPU, model, context and users, some cells blank."""
+    rng = random.Random(rows)
+    gpus, models = catalog["gpu"].names, catalog["model"].names
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        out = csv.writer(fh)
+        out.writerow(["gpu_name", "model_name", "context_tokens", "concurrent_users"])
+        for _ in range(rows):
+            row = [rng.choice(gpus), rng.choice(models), rng.choice([1024, 4096, 8192]), rng.choice([1, 16, ""])]
+            out.writerow(row)
+    return path
+
+
+def batches(catalog) -> None:
+    """A 10,000-row `hitung --scenarios` against one `hitung` in the same run, and peak memory at 10k and 100k rows."""
+    with tempfile.TemporaryDirectory() as tmp:
+        one = [measured("hitung")[0] for _ in range(3)]
+        figures = {}
+        for rows in (10_000, 100_000):
+            path = scenario_file(Path(tmp) / f"s{rows}.csv", rows, catalog)
+            figures[rows] = measured("hitung", "--scenarios", str(path), "--out", str(Path(tmp) / "out.csv"))
+        ten = figures[10_000][0]
+        print(
+            f"`hitung --scenarios` 10,000 rows: {ten:.2f} s = {ten / statistics.median(one):.1f} × one `hitung` "
+            f"({statistics.median(one):.2f} s); peak RSS {figures[10_000][1]:.0f} MB at 10,000 rows, "
+            f"{figures[100_000][1]:.0f} MB at 100,000 rows ({figures[100_000][0]:.1f} s)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs of the fast steps (verify and LibreOffice: 3)")
@@ -51,6 +93,7 @@ def main() -> None:
     slow = max(1, min(n, 3))
     catalog = load_catalog()
     print("step: min / median / max")
+    batches(catalog)
     times, _ = runs(command("hitung"), n)
     print(f"`kalkulator hitung` (default scenario, answer block): {spread(times)}")
     with tempfile.TemporaryDirectory() as tmp:

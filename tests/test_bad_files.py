@@ -193,7 +193,7 @@ def test_csv_output_escapes_formula_looking_text(tmp_path, name):
     ],
 )
 def test_csv_cell_escapes_text_only(value, written):
-    from kalkulator.cli.hitung import _csv_cell
+    from kalkulator.batch import _csv_cell
 
     assert _csv_cell(value) == written
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from kalkulator.atomic import write_atomic
 from kalkulator.calibration import (
     CURRENT_ERA,
     MAX_RUN_SPREAD,
@@ -30,7 +31,6 @@ from kalkulator.paths import CATALOG_DIR
 from kalkulator.serving_calibration import ENGINE as SERVING_ENGINE
 from kalkulator.serving_calibration import START as SERVING_START
 from kalkulator.serving_calibration import calibrate_serving, serving_summary
-from kalkulator.workbook.writer import write_atomic
 
 
 def _catalog(folder: Path) -> Catalog:

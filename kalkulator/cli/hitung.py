@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Mapping
 from pathlib import Path
 
 import click
 
-from kalkulator.catalog import FORMULA_START, CsvFileError, read_records
+from kalkulator.atomic import open_atomic
+from kalkulator.batch import check_scenarios, write_batch
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail, parse_sets
 from kalkulator.cli.model import model_settings
 from kalkulator.expr import Value
@@ -18,7 +17,7 @@ from kalkulator.graph import Graph
 from kalkulator.importers import ModelFileError
 from kalkulator.measurements import near_scenario, text_block
 from kalkulator.quantities import QUANTITIES
-from kalkulator.scenario import ScenarioError, check_inputs, outputs, parse_value, resolve
+from kalkulator.scenario import ScenarioError, check_inputs, outputs, resolve
 from kalkulator.workbook.layout import load_plan
 
 
@@ -97,6 +96,12 @@ def _table(
     help="CSV with one scenario per row (columns are names; blank = default).",
 )
 @click.option("--json", "as_json", is_flag=True, help="JSON (one object per scenario; JSON lines with --scenarios).")
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="With --scenarios: write the rows to this file (it appears only when complete) instead of the terminal.",
+)
 @click.option("--full", is_flag=True, help="After the answer block, every quantity of the workbook, sheet by sheet.")
 @click.option(
     "--what-if",
@@ -127,6 +132,7 @@ def hitung(
     sets,
     scenarios,
     as_json,
+    out_path,
     full,
     what_if,
     config_path,
@@ -158,6 +164,8 @@ def hitung(
                     err=True,
                 )
         base.update(parse_sets(graph, sets))  # --set still overrides anything derived from a file
+        if out_path is not None and scenarios is None:
+            raise ScenarioError("--out: only with --scenarios (a batch); one scenario prints to the terminal")
         if scenarios is None:
             notes: list[str] = []
             settings = resolve(graph, catalog, base, notes=notes)
@@ -180,20 +188,16 @@ def hitung(
             return
         if what_if:
             raise ScenarioError("--what-if: one scenario at a time, not with --scenarios")
-        rows = list(_read_scenarios(graph, catalog, scenarios, base))
+        check_scenarios(graph, catalog, scenarios, base)  # every row checked before anything is written
+        if out_path is not None:
+            with open_atomic(out_path, "w", encoding="utf-8", newline="") as fh:
+                write_batch(graph, catalog, scenarios, base, fh, as_json)
+        else:
+            write_batch(graph, catalog, scenarios, base, click.get_text_stream("stdout"), as_json)
     except (ScenarioError, ModelFileError) as exc:
         fail(str(exc))
-        return
-    results = [outputs(graph.evaluate(s, columns), graph) for s in rows]
-    if as_json:
-        for r in results:
-            click.echo(json.dumps(r, ensure_ascii=False))
-        return
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(list(results[0]) if results else [])
-    writer.writerows([_csv_cell(v) for v in r.values()] for r in results)
-    click.echo(buf.getvalue(), nl=False)
+    except OSError as exc:
+        fail(f"--out {out_path}: cannot write ({exc.strerror or exc})")
 
 
 def what_if_rows(graph: Graph, scenario: Mapping[str, Value], columns: Mapping) -> list[dict]:
@@ -221,37 +225,3 @@ def _what_if_text(graph: Graph, rows: list[dict]) -> str:
         text = [_format(v, f) for v, f in zip(ends, formats, strict=True)]
         lines.append(f"  {r['rank']:>2}. {r['label']:<36} {text[0]:>16} {text[1]:>10} {text[2]:>14} {text[3]:>6}")
     return "\n".join(lines)
-
-
-def _csv_cell(value: Value) -> Value:
-    """A value for the CSV output: text that starts like a formula gets a leading ' (OWASP CSV injection rule).
-
-    Numbers, negative ones included, stay numbers; only text is escaped, as the workbook writes such text as text.
-    """
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
-    return value
-
-
-def _read_scenarios(graph: Graph, catalog, path: Path, base: dict[str, Value]) -> list[dict[str, Value]]:
-    """One resolved scenario per row; errors name file:line:column with lines of the file."""
-    try:
-        header_line, header, records = read_records(path)
-    except CsvFileError as exc:
-        raise ScenarioError(str(exc)) from None
-    if not header:
-        raise ScenarioError(f"{path}:1: empty file; expected a header row of names")
-    for column in header:
-        if column not in graph:
-            parse_value(graph, column, "", f"{path}:{header_line}:{column}")  # raises with closest names
-    parsed = []
-    for line, fields in records:
-        settings = dict(base)
-        for column, raw in zip(header, fields, strict=True):
-            if raw.strip() == "":
-                continue
-            settings[column] = parse_value(graph, column, raw, f"{path}:{line}:{column}")
-        parsed.append(resolve(graph, catalog, settings, f"{path}:{line}"))
-    if not parsed:
-        raise ScenarioError(f"{path}:{header_line}: no scenario rows below the header")
-    return parsed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from kalkulator.expr import IF, IFERROR, INDEX, MATCH, Col, Node, R, Value
@@ -119,8 +120,9 @@ SPECIAL_UNITS: dict[str, str] = {
 }
 
 
+@functools.cache
 def unit_key(name: str) -> str:
-    """The UNITS key of a name: its longest matching suffix."""
+    """The UNITS key of a name: its longest matching suffix (remembered: parsing a batch asks it per cell)."""
     if name in SPECIAL_UNITS:
         return SPECIAL_UNITS[name]
     matches = [s for s in UNITS if name.endswith(s)]

@@ -9,13 +9,10 @@ from __future__ import annotations
 import datetime as dt
 import io
 import math
-import os
 import re
-import tempfile
 import warnings
 import zipfile
 from collections.abc import Mapping
-from pathlib import Path
 
 import xlsxwriter
 from xlsxwriter.utility import xl_cell_to_rowcol
@@ -402,19 +399,3 @@ def to_bytes(data: bytes) -> bytes:
             entry.external_attr = 0o644 << 16
             zout.writestr(entry, part)
     return out.getvalue()
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside `path`, then rename: readers never see half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
