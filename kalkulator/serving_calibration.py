@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kalkulator.arrays import evaluate_many
 from kalkulator.calibration import error_stats
 from kalkulator.catalog import Catalog
 from kalkulator.graph import Graph
@@ -68,19 +69,26 @@ def load_runs(folder: Path = CALIBRATION_DIR) -> list[Run]:
 
 
 class Predictor:
-    """Maximum output throughput of runs under given parameters, through the quantity graph."""
+    """Maximum output throughput of runs under given parameters, through the quantity graph (the runs evaluated
+    together as arrays, only the quantities the throughput reads)."""
+
+    TARGET = "max_throughput_tok_s"
 
     def __init__(self, catalog: Catalog):
         self.graph = Graph(QUANTITIES)
         self.catalog = catalog
         self.columns = catalog.columns()
+        self._resolved: dict[int, dict] = {}
 
     def __call__(self, runs: list[Run], params: dict[str, float]) -> np.ndarray:
-        out = []
-        for run in runs:
-            resolved = resolve(self.graph, self.catalog, {**run.settings, **params})
-            out.append(self.graph.evaluate(resolved, self.columns)["max_throughput_tok_s"])
-        return np.array(out, dtype=float)
+        scenarios = [{**self._resolve(run), **params} for run in runs]
+        values = evaluate_many(self.graph, scenarios, self.columns, names=[self.TARGET])[self.TARGET]
+        return np.broadcast_to(np.asarray(values, dtype=float), (len(runs),)).copy()
+
+    def _resolve(self, run: Run) -> dict:
+        if id(run) not in self._resolved:
+            self._resolved[id(run)] = resolve(self.graph, self.catalog, run.settings)
+        return self._resolved[id(run)]
 
 
 def fit(runs: list[Run], predict: Predictor) -> dict[str, float]:
