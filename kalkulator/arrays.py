@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP
 from typing import Any
 
@@ -40,6 +41,7 @@ from kalkulator.expr import (
     _number,
     _rank,
     _xl_round,
+    names_in,
 )
 
 Many = Any  # a Python scalar (uniform across scenarios) or an ndarray of length n
@@ -57,6 +59,13 @@ MISSING = _Missing()
 
 def is_array(v: object) -> bool:
     return isinstance(v, np.ndarray)
+
+
+def _full(v: np.ndarray | float | bool, n: int, dtype: type) -> np.ndarray:
+    """`v` as a length-n array of `dtype` (an array result is already one)."""
+    if isinstance(v, np.ndarray) and v.shape == (n,):
+        return v if v.dtype == dtype else v.astype(dtype)
+    return np.full(n, v, dtype=dtype)
 
 
 def pack(values: Sequence[Any]) -> Many:
@@ -116,6 +125,18 @@ def _items(v: Many, n: int) -> list:
 
 def _elementwise(fn: Callable[..., Any], args: Sequence[Many], n: int) -> Many:
     """fn applied to each scenario's scalar arguments (the fallback for text, blanks, errors and mixes)."""
+    arrays = [i for i, a in enumerate(args) if is_array(a)]
+    if len(arrays) == 1 and args[arrays[0]].dtype == object:
+        # One varying argument, often a text column with few distinct values: each distinct value once.
+        k = arrays[0]
+        memo: dict = {}
+        out = []
+        for v in args[k].tolist():
+            key = (type(v), v)
+            if key not in memo:
+                memo[key] = fn(*args[:k], v, *args[k + 1 :])
+            out.append(memo[key])
+        return pack(out)
     columns = [_items(a, n) for a in args]
     return pack([fn(*row) for row in zip(*columns, strict=True)])
 
@@ -161,21 +182,22 @@ def _with_errors(result: np.ndarray, bad: np.ndarray, error: XlError) -> np.ndar
 
 def _arith_fast(op: str, x: np.ndarray | float, y: np.ndarray | float) -> Many | None:
     """+ − × ÷ on numbers as `expr._arith` does them: ÷0 is #DIV/0!, a result that is not finite is #NUM!."""
-    with np.errstate(all="ignore"):
-        if op == "+":
-            r = np.add(x, y)
-        elif op == "-":
-            r = np.subtract(x, y)
-        elif op == "*":
-            r = np.multiply(x, y)
-        elif op == "/":
-            r = np.divide(x, y)
-            zero = np.broadcast_to(np.asarray(y) == 0, r.shape)
-            out = _with_errors(r, ~np.isfinite(r) & ~zero, NUM)
-            return _with_errors(out, zero, DIV0)
-        else:
-            return None  # ^ has its own cases: the element path keeps them exact
-    return _with_errors(r, ~np.isfinite(r), NUM)
+    if op == "+":
+        r = np.add(x, y)
+    elif op == "-":
+        r = np.subtract(x, y)
+    elif op == "*":
+        r = np.multiply(x, y)
+    elif op == "/":
+        r = np.divide(x, y)
+        if np.isfinite(r).all():
+            return r
+        zero = (y == 0) if is_array(y) else np.full(r.shape, y == 0)
+        out = _with_errors(r, ~np.isfinite(r) & ~zero, NUM)
+        return _with_errors(out, zero, DIV0)
+    else:
+        return None  # ^ has its own cases: the element path keeps them exact
+    return r if np.isfinite(r).all() else _with_errors(r, ~np.isfinite(r), NUM)
 
 
 _COMPARE = {
@@ -197,8 +219,18 @@ def _match_table(column: tuple) -> dict:
     return table
 
 
+@dataclass(frozen=True, eq=False)
+class Const(Node):
+    """A value computed beforehand (uniform or per scenario): a folded part of a tree whose inputs stay fixed."""
+
+    value: Any
+
+
 class ArrayEvaluate(Visitor):
-    """Compute a tree over n scenarios: `values` maps names to uniform scalars or length-n arrays."""
+    """Compute a tree over n scenarios: `values` maps names to uniform scalars or length-n arrays.
+
+    Callers evaluate inside `quiet()`: overflow and ÷0 become error values here, never numpy warnings.
+    """
 
     def __init__(self, values: Mapping[str, Many], n: int, columns: Mapping[tuple[str, str], tuple], lang: str = "en"):
         self.values = values
@@ -208,7 +240,13 @@ class ArrayEvaluate(Visitor):
         self._col_arrays: dict[tuple[str, str], np.ndarray] = {}
         self._match: dict[tuple[str, str], dict] = {}
 
+    def visit(self, n: Node) -> Many:
+        return self._dispatch[type(n)](self, n)
+
     # ---- leaves -----------------------------------------------------------------------------------------
+    def visit_Const(self, n: Const) -> Many:
+        return n.value
+
     def visit_Msg(self, n: Msg) -> str:
         return n.id if self.lang == "id" else n.en
 
@@ -236,7 +274,7 @@ class ArrayEvaluate(Visitor):
         if n.op in _COMPARE:
             x, y = _comparable(a), _comparable(b)
             if x is not None and y is not None:
-                return np.broadcast_to(_COMPARE[n.op](x, y), (self.n,)).copy()
+                return _full(_COMPARE[n.op](x, y), self.n, bool)
         else:
             x, y = _numeric(a), _numeric(b)
             if x is not None and y is not None:
@@ -319,7 +357,7 @@ class ArrayEvaluate(Visitor):
                 out = xs[0]
                 for x in xs[1:]:
                     out = reduce(out, x)
-                return np.broadcast_to(np.asarray(out, dtype=float), (self.n,)).copy()
+                return _full(out, self.n, float)
             return None
         if fn in ("ROUND", "ROUNDUP", "ROUNDDOWN"):
             x, digits = _numeric(args[0]), args[1]
@@ -343,7 +381,7 @@ class ArrayEvaluate(Visitor):
             out = truths[0]
             for t in truths[1:]:
                 out = combine(out, t)
-            return np.broadcast_to(np.asarray(out, dtype=bool), (self.n,)).copy()
+            return _full(out, self.n, bool)
         if fn == "ISBLANK":
             v = args[0]
             if v.dtype != object:
@@ -352,8 +390,7 @@ class ArrayEvaluate(Visitor):
         if fn == "LN":
             x = _numeric(args[0])
             if x is not None and is_array(x):
-                with np.errstate(all="ignore"):
-                    r = np.log(np.where(x > 0, x, 1.0))
+                r = np.log(np.where(x > 0, x, 1.0))
                 return _with_errors(r, ~(x > 0), NUM)
             return None
         if fn == "ABS":
@@ -384,8 +421,7 @@ class ArrayEvaluate(Visitor):
         if r is None or not isinstance(column_node, Col):
             return _elementwise(lambda x: scalar(column, x), (row,), self.n)
         data = self._column_array(column_node)
-        with np.errstate(all="ignore"):
-            i = np.trunc(r)
+        i = np.trunc(r)
         ok = (i >= 1) & (i <= len(data))
         picked = data[np.where(ok, i, 1).astype(np.int64) - 1] if len(data) else np.zeros(self.n)
         if ok.all():
@@ -417,6 +453,12 @@ class ArrayEvaluate(Visitor):
             return table.get(_rank(k), NA)
 
         return _elementwise(one, (key,), self.n)
+
+
+ArrayEvaluate._dispatch = {
+    cls: getattr(ArrayEvaluate, "visit_" + cls.__name__)
+    for cls in (Const, Msg, Num, Text, Bool, Ref, Col, BinOp, Neg, If, Call)
+}
 
 
 def _neg(v: Any) -> Any:
@@ -488,20 +530,19 @@ def _round_array(x: np.ndarray, digits: float, fn: str) -> np.ndarray:
     if abs(d) > 15:
         return pack([_xl_round(float(v), d, mode) for v in x])
     scale = 10.0 ** abs(d)
-    with np.errstate(all="ignore"):
-        t = np.abs(x) * scale if d >= 0 else np.abs(x) / scale
-        floor = np.floor(t)
-        frac = t - floor
-        if fn == "ROUND":
-            m = floor + (frac > 0.5)
-            gap = np.abs(frac - 0.5)
-        elif fn == "ROUNDUP":
-            m = np.ceil(t)
-            gap = np.minimum(frac, 1 - frac)
-        else:
-            m = floor
-            gap = np.minimum(frac, 1 - frac)
-        r = m / scale if d >= 0 else m * scale
+    t = np.abs(x) * scale if d >= 0 else np.abs(x) / scale
+    floor = np.floor(t)
+    frac = t - floor
+    if fn == "ROUND":
+        m = floor + (frac > 0.5)
+        gap = np.abs(frac - 0.5)
+    elif fn == "ROUNDUP":
+        m = np.ceil(t)
+        gap = np.minimum(frac, 1 - frac)
+    else:
+        m = floor
+        gap = np.minimum(frac, 1 - frac)
+    r = m / scale if d >= 0 else m * scale
     near = gap <= 1e-13 * t + 1e-300
     if d == 0 and fn != "ROUND":
         near &= frac != 0  # t is |x| itself: a whole number below 1e14 is its own 15-digit snap
@@ -537,10 +578,35 @@ def rows(values: Mapping[str, Many], n: int, names: Sequence[str] | None = None)
     return [{k: lists[k][i] for k in keys} for i in range(n)]
 
 
+def fold(node: Node, varying: set[str], visitor: ArrayEvaluate) -> Node:
+    """`node` with every part that reads none of `varying` replaced by its value (computed by `visitor`), so
+    evaluating it again with new values of `varying` repeats only the parts that move."""
+    if isinstance(node, Num | Text | Bool | Msg | Col | Const):
+        return node
+    if not (names_in(node) & varying):
+        with quiet():
+            return Const(visitor.visit(node))
+    if isinstance(node, BinOp):
+        return BinOp(node.op, fold(node.left, varying, visitor), fold(node.right, varying, visitor))
+    if isinstance(node, Neg):
+        return Neg(fold(node.operand, varying, visitor))
+    if isinstance(node, If):
+        return If(*(fold(c, varying, visitor) for c in (node.cond, node.then, node.other)))
+    if isinstance(node, Call):
+        return Call(node.fn, tuple(fold(a, varying, visitor) for a in node.args))
+    return node
+
+
+def quiet() -> np.errstate:
+    """The numpy error state array evaluation runs in (results that are not finite become #NUM!, ÷0 #DIV/0!)."""
+    return np.errstate(all="ignore")
+
+
 def evaluate_array(
     node: Node, values: Mapping[str, Many], n: int, columns: Mapping[tuple[str, str], tuple], lang: str = "en"
 ) -> Many:
-    return ArrayEvaluate(values, n, columns, lang).visit(node)
+    with quiet():
+        return ArrayEvaluate(values, n, columns, lang).visit(node)
 
 
 def same(a: Any, b: Any) -> bool:

@@ -7,7 +7,7 @@ what the GPU's cores can feed (FP16 peak ÷ ALU work per byte). Prefill time per
 shader cores] + attention FLOPs ÷ (FP16 peak × η_attn) + layers × c_p, never faster than reading the weights once
 per chunk. Rows whose repeated runs spread more than 25 % are left out. One fit per backend and engine build era;
 a parameter the era's measurements cannot pin down is taken from the nearest fit (same backend, other era; else
-CUDA). The same formulas live in quantities/speed.py; the vectorised copies here exist only to fit their parameters.
+CUDA). The formulas are the engine's own (quantities/speed.py), evaluated over the rows by kalkulator.engine_rows.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from kalkulator import engine_rows
 from kalkulator.catalog import Catalog
 from kalkulator.paths import CALIBRATION_DIR
 
@@ -103,25 +104,22 @@ def _quant(catalog: Catalog, name: str) -> dict:
 
 
 def frame(rows: pd.DataFrame, catalog: Catalog) -> pd.DataFrame:
-    """Add the architecture columns the fit needs (layers, KV bytes per token at F16, attention width, context)."""
+    """The rows as scenarios of the engine's graph (engine_rows.attach), with the columns the fit's choices read:
+    the catalog model, its active parameters at the row's size, the format's dequantisation kind, the context."""
     arch = [_model_arch(catalog, m) for m in rows["model"]]
     out = rows.copy()
     if "depth" not in out.columns:
         out["depth"] = 0
     if "era" not in out.columns:
         out["era"] = CURRENT_ERA
-    out["layers"] = [a["layers"] for a in arch]
+    out["catalog_model"] = [a["name"] for a in arch]
     out["dequant"] = [_quant(catalog, q)["dequant"] for q in out["quant"]]
-    out["sliding_layers"] = [a["sliding_layers"] for a in arch]
-    out["sliding_window"] = [a["sliding_window"] for a in arch]
     out["active_params_b"] = [
         p * a["active_params_b"] / a["params_b"] for p, a in zip(out["params_b"], arch, strict=True)
     ]
-    out["kv_bytes_per_token"] = [2 * a["layers"] * a["kv_heads"] * a["head_dim"] * 2 for a in arch]
-    out["attn_dim"] = [a["heads"] * a["head_dim"] for a in arch]
     decode_ctx = out["depth"] + out["prompt_tokens"] + out["gen_tokens"] / 2
     out["ctx"] = np.where(out["metric"] == "tg", decode_ctx, out["depth"] + out["prompt_tokens"] / 2)
-    return out
+    return engine_rows.attach(out, catalog, CHUNK)
 
 
 def _catalog_specs(catalog: Catalog, name: str) -> dict:
@@ -253,60 +251,37 @@ def load_llama_bench(path: Path, catalog: Catalog, gpu: str, model: str, era: st
     return frame(rows, catalog)
 
 
-# ---- the model, vectorised ----------------------------------------------------------------------------------
+# ---- the engine's speeds with trial parameters -------------------------------------------------------------
 
 
-def _attended(x: pd.DataFrame, keys: pd.Series) -> np.ndarray:
-    """Layers × keys a query attends to (sliding-window layers: at most the window)."""
-    sliding = x["sliding_layers"].to_numpy()
-    keys = np.asarray(keys, dtype=float)
-    return (x["layers"].to_numpy() - sliding) * keys + sliding * np.minimum(keys, x["sliding_window"].to_numpy())
+def _prefill_values(q: PrefillParams, rows: engine_rows.EngineRows) -> dict:
+    values = {"prefill_efficiency_frac": np.where(rows.float_weights, q.efficiency, q.efficiency_quant)}
+    values.update({name: getattr(q, field) for field, name in engine_rows.PREFILL_NAMES.items()})
+    return values
 
 
-def weight_work(p: DecodeParams, x: pd.DataFrame) -> np.ndarray:
-    """Core work per weight byte relative to block formats: the fitted ratio for super-block formats (the quant
-    catalog's `dequant` column), else 1 — float weights cost the same (loads and dot products dominate: F16 and
-    Q4_0 reach the same bandwidth where the cores limit it)."""
-    return np.where(x["dequant"].to_numpy() == "superblock", p.superblock_work, 1.0)
+def _bound(p: DecodeParams, q: PrefillParams | None, rows: engine_rows.EngineRows) -> dict:
+    """The graph values of trial decode (and prefill) parameters; decode's compute line reads the prefill ones."""
+    values = {"engine_bandwidth_efficiency_frac": np.where(rows.hbm, p.efficiency_hbm, p.efficiency)}
+    values.update({name: getattr(p, field) for field, name in engine_rows.DECODE_NAMES.items()})
+    values.update(_prefill_values(q or DEFAULT_PREFILL, rows))
+    return values
 
 
 def decode_efficiency(p: DecodeParams, x: pd.DataFrame) -> np.ndarray:
-    """Share of peak bandwidth decode reaches: the kernels' share, capped by FP16 peak ÷ (ALU work per byte ×
-    bandwidth), where the work per byte is FLOP/byte × the format's work ratio."""
-    eta = np.where(x["memory_type"] == "hbm", p.efficiency_hbm, p.efficiency)
-    if p.flop_per_byte <= 0:
-        return eta
-    work = p.flop_per_byte * weight_work(p, x)
-    limit = x["fp16_tflops"].to_numpy() * 1000 / (work * x["mem_bandwidth_gbs"].to_numpy())
-    return np.minimum(eta, np.where(np.isnan(limit), 1.0, limit))
+    """Share of peak bandwidth decode reaches (the engine's decode_efficiency_frac under `p`)."""
+    return engine_rows.evaluate("decode_efficiency_frac", x, lambda rows: _bound(p, None, rows))
 
 
-def predict_decode(p: DecodeParams, x: pd.DataFrame) -> np.ndarray:
-    read = (x["weights_bytes"] + x["kv_bytes_per_token"] * x["ctx"]).to_numpy()
-    seconds = read / (x["mem_bandwidth_gbs"].to_numpy() * 1e9 * decode_efficiency(p, x))
-    seconds = seconds + x["layers"].to_numpy() * p.layer_overhead_ms / 1e3
-    seconds = seconds + _attended(x, x["ctx"]) * p.attention_ns / 1e9
-    return 1 / seconds
+def predict_decode(p: DecodeParams, x: pd.DataFrame, prefill: PrefillParams | None = None) -> np.ndarray:
+    """Decode tokens/s of one user: the engine's decode_tok_s under `p`."""
+    return engine_rows.evaluate("decode_tok_s", x, lambda rows: _bound(p, prefill, rows))
 
 
 def predict_prefill(p: PrefillParams, x: pd.DataFrame, decode: DecodeParams | None = None) -> np.ndarray:
-    """Prompt tokens/s: compute (weight multiplies on the matrix units and, for quantized weights, their ALU work
-    at the FP32 rate; attention; per-layer cost) or weight reads per chunk."""
-    is_float = x["quant"].str.upper().isin(FLOAT_QUANTS).to_numpy()
-    eta = np.where(is_float, p.efficiency, p.efficiency_quant)
-    flops = x["fp16_tflops"].to_numpy() * 1e12
-    n = x["prompt_tokens"].to_numpy(dtype=float)
-    attention = 4 * x["attn_dim"].to_numpy() * _attended(x, x["depth"] + n / 2)
-    matmul = 2 * x["active_params_b"].to_numpy() * 1e9
-    seconds = matmul / (flops * eta) + attention / (flops * p.attention_efficiency)
-    if p.alu_work > 0:
-        seconds = seconds + np.where(is_float, 0.0, matmul * p.alu_work / (x["fp32_tflops"].to_numpy() * 1e12))
-    seconds = seconds + x["layers"].to_numpy() * p.layer_overhead_us / 1e6
-    if decode is not None:
-        chunks = np.ceil(n / CHUNK)
-        bandwidth = x["mem_bandwidth_gbs"].to_numpy() * 1e9 * decode_efficiency(decode, x)
-        seconds = np.maximum(seconds, chunks * x["weights_bytes"].to_numpy() / bandwidth / n)
-    return 1 / seconds
+    """Prompt tokens/s: the engine's prefill_tok_s under `p` (and `decode`, whose bandwidth share reads the
+    weights once per chunk)."""
+    return engine_rows.evaluate("prefill_tok_s", x, lambda rows: _bound(decode or DEFAULT_DECODE, p, rows))
 
 
 def _fit(kind: str, x: pd.DataFrame, free: list[str], base, predict) -> object:
@@ -376,7 +351,7 @@ def fit_prefill(
     `integer_kernels` the ALU work of quantized weights where FP16 and FP32 peaks vary apart across devices)."""
     x = x[x["fp16_tflops"].notna()]
     default = base is DEFAULT_PREFILL
-    is_float = x["quant"].str.upper().isin(FLOAT_QUANTS)
+    is_float = x["float_weights"]
     free = []
     if is_float.any():
         free.append("efficiency")
@@ -513,7 +488,7 @@ def _predict(fit: GroupFit, x: pd.DataFrame) -> np.ndarray:
     tg = (x["metric"] == "tg").to_numpy()
     pp = (x["metric"] == "pp").to_numpy() & x["fp16_tflops"].notna().to_numpy()
     if tg.any():
-        out[tg] = predict_decode(fit.decode, x[tg])
+        out[tg] = predict_decode(fit.decode, x[tg], fit.prefill)
     if pp.any() and fit.prefill is not None:
         out[pp] = predict_prefill(fit.prefill, x[pp], fit.decode)
     return out
@@ -583,7 +558,7 @@ def layer_split_residuals(report: Report, multi: pd.DataFrame) -> np.ndarray:
     for (backend, era), fit in report.fits.items():
         rows = multi[(multi["metric"] == "tg") & (multi["backend"] == backend) & (multi["era"] == era)]
         if len(rows):
-            out.append(rows["tok_s"].to_numpy() / predict_decode(fit.decode, rows) - 1)
+            out.append(rows["tok_s"].to_numpy() / predict_decode(fit.decode, rows, fit.prefill) - 1)
     return np.concatenate(out) if out else np.array([])
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import graphlib
 from collections.abc import Iterable, Mapping
 
-from kalkulator.arrays import MISSING, ArrayEvaluate, Many, fill_missing, is_array, merge_given
+from kalkulator.arrays import MISSING, ArrayEvaluate, Many, fill_missing, is_array, merge_given, quiet
 from kalkulator.expr import IF, ISBLANK, Node, R, Value, evaluate, names_in
 from kalkulator.quantities.base import Quantity
 
@@ -113,17 +113,18 @@ class Graph:
             if q.overridable:
                 env[override_key(q.name)] = fill_missing(settings.get(q.name, MISSING), None)
         visitor = ArrayEvaluate(env, n, columns, lang)
-        for name in self.order if names is None else self.upstream(tuple(names)):
-            q = self.quantities[name]
-            given = settings.get(name, MISSING)
-            if q.is_input:
-                env[name] = fill_missing(given, q.default)
-            elif given is not MISSING and not q.overridable and not (is_array(given) and given.dtype == object):
-                env[name] = given
-            else:
-                env[name] = visitor.visit(self.cell_expr(name))
-                if given is not MISSING and not q.overridable:
-                    env[name] = merge_given(given, env[name], n)
+        with quiet():
+            for name in self.order if names is None else self.upstream(tuple(names)):
+                q = self.quantities[name]
+                given = settings.get(name, MISSING)
+                if q.is_input:
+                    env[name] = fill_missing(given, q.default)
+                elif given is not MISSING and not q.overridable and not (is_array(given) and given.dtype == object):
+                    env[name] = given
+                else:
+                    env[name] = visitor.visit(self.cell_expr(name))
+                    if given is not MISSING and not q.overridable:
+                        env[name] = merge_given(given, env[name], n)
         return env
 
     def upstream(self, names: tuple[str, ...]) -> tuple[str, ...]:

@@ -19,14 +19,37 @@ from kalkulator.paths import CATALOG_DIR
 
 # Known parameters for synthetic data; the generator below writes the model out by hand.
 TRUE = {"eta": 0.9, "eta_hbm": 0.65, "layer_ms": 0.08, "attn_ns": 10.0}
+# Llama 3 shapes (32 layers, 8 KV heads of 128 at F16 = 131,072 bytes per token; 80 layers = 327,680 bytes).
+MODELS = {"Llama-3.1-8B": (8.03, 32, 131072), "Llama-3.1-70B": (70.6, 80, 327680)}
+
+
+def framed(rows: list[dict]) -> pd.DataFrame:
+    """Synthetic measurement rows as the calibration reads them (catalog models, devices by their figures)."""
+    from kalkulator.catalog import load_catalog
+
+    defaults = {
+        "backend": "cuda",
+        "era": "2025",
+        "memory_type": "gddr",
+        "mem_bandwidth_gbs": 1e5,
+        "fp16_tflops": 1000.0,
+        "fp32_tflops": 1000.0,
+        "depth": 0,
+        "prompt_tokens": 0,
+        "gen_tokens": 0,
+        "metric": "tg",
+    }
+    data = pd.DataFrame([defaults | r for r in rows])
+    return cal.frame(data, load_catalog())
 
 
 def synthetic() -> pd.DataFrame:
     rows = []
     devices = [("gddr-a", "gddr", 1000), ("gddr-b", "gddr", 450), ("hbm-a", "hbm", 2000), ("hbm-b", "hbm", 3350)]
-    models = [(4.9e9, 32, 131072), (16e9, 32, 131072), (42e9, 80, 327680)]  # bytes, layers, KV bytes/token
+    models = [("Llama-3.1-8B", "Q4_0", 4.9e9), ("Llama-3.1-8B", "F16", 16e9), ("Llama-3.1-70B", "Q4_0", 42e9)]
     for device, memory, bandwidth in devices:
-        for weights, layers, kv in models:
+        for model, quant, weights in models:
+            params_b, layers, kv = MODELS[model]
             for ctx in (64, 512, 4096):
                 eta = TRUE["eta_hbm"] if memory == "hbm" else TRUE["eta"]
                 seconds = (weights + kv * ctx) / (bandwidth * 1e9 * eta)
@@ -34,29 +57,17 @@ def synthetic() -> pd.DataFrame:
                 rows.append(
                     {
                         "device": device,
-                        "backend": "cuda",
-                        "era": "2025",
-                        "quant": "Q4_0",
-                        "dequant": "block",
-                        "depth": 0,
-                        "sliding_layers": 0,
-                        "sliding_window": 0,
+                        "model": model,
+                        "quant": quant,
                         "memory_type": memory,
-                        "mem_bandwidth_gbs": bandwidth,
-                        "fp16_tflops": 1000.0,  # cores enough for any bandwidth: the cap never binds
-                        "params_b": weights / 2e9,
+                        "mem_bandwidth_gbs": bandwidth,  # FP16 1000 TFLOPS: cores enough, the cap never binds
+                        "params_b": params_b,
                         "weights_bytes": weights,
-                        "layers": layers,
-                        "kv_bytes_per_token": kv,
-                        "attn_dim": 4096,
-                        "prompt_tokens": 0,
                         "gen_tokens": 2 * ctx,
-                        "ctx": ctx,
-                        "metric": "tg",
                         "tok_s": 1 / seconds,
                     }
                 )
-    return pd.DataFrame(rows)
+    return framed(rows)
 
 
 def test_fit_recovers_known_parameters():
@@ -69,34 +80,31 @@ def test_fit_recovers_known_parameters():
 
 def test_fit_recovers_the_super_block_work_ratio():
     # Apple-like chips whose cores cap decode: effective share = min(0.85, FP16 TFLOPS × 1000 ÷ (35 FLOP/byte ×
-    # work × GB/s)), work 1 for Q4_0 and F16, 1.5 for Q4_K_M; 8 B-class weights, 32 layers, 0.1 ms per layer.
+    # work × GB/s)), work 1 for Q4_0 and F16, 1.5 for Q4_K_M; 8 B-class weights and their KV cache at 64 tokens
+    # (131,072 bytes each), 32 layers at 0.1 ms, attention 32 layers × 64 tokens × 10 ns (held: contexts too close).
     rows = []
     for device, tflops, bandwidth in (("m-a", 7.8, 400), ("m-b", 10.4, 400), ("m-c", 27.2, 800), ("m-d", 3.6, 100)):
-        for quant, dequant, work, weights in (
-            ("Q4_0", "block", 1, 4.7e9),
-            ("Q4_K_M", "superblock", 1.5, 4.9e9),
-            ("F16", "none", 1, 16e9),
-        ):
+        for quant, work, weights in (("Q4_0", 1, 4.7e9), ("Q4_K_M", 1.5, 4.9e9), ("F16", 1, 16e9)):
             share = min(0.85, tflops * 1000 / (35 * work * bandwidth))
-            seconds = weights / (bandwidth * 1e9 * share) + 32 * 0.1e-3
+            seconds = (weights + 131072 * 64) / (bandwidth * 1e9 * share) + 32 * 0.1e-3 + 32 * 64 * 10e-9
             rows.append(
-                synthetic().iloc[0].to_dict()
-                | {
+                {
                     "device": device,
                     "backend": "metal",
                     "era": "2024",
+                    "model": "Llama-3.1-8B",
                     "quant": quant,
-                    "dequant": dequant,
                     "memory_type": "lpddr",
                     "mem_bandwidth_gbs": bandwidth,
                     "fp16_tflops": tflops,
+                    "fp32_tflops": tflops,
                     "weights_bytes": weights,
-                    "params_b": 8.0,
-                    "ctx": 64,
+                    "params_b": 8.03,
+                    "gen_tokens": 128,
                     "tok_s": 1 / seconds,
                 }
             )
-    fits = cal.fit_groups(pd.DataFrame(rows))
+    fits = cal.fit_groups(framed(rows))
     p = fits[("metal", "2024")].decode
     assert p.superblock_work == pytest.approx(1.5, rel=1e-3)
     assert p.flop_per_byte == pytest.approx(35, rel=1e-3)
@@ -117,6 +125,34 @@ def test_one_device_of_a_later_era_tests_the_earlier_decode_fit():
     assert fits[("cuda", "2026")].donor == "cuda@2025"
     predicted = cal.predict_decode(fits[("cuda", "2026")].decode, late)
     assert late["tok_s"].to_numpy() / predicted - 1 == pytest.approx([-0.2, -0.2], abs=1e-3)
+
+
+def test_fit_recovers_parameters_from_rows_the_engine_generated():
+    # Rows whose speeds the engine itself computed with known parameters, over architectures the old vectorised
+    # copy got wrong (sliding-window layers of Gemma 2, a MoE, long contexts): the fit finds them again.
+    known = cal.DecodeParams(0.85, 0.7, 0.06, 20.0)
+    rows = []
+    for device, memory, bandwidth in (("g-a", "gddr", 900), ("g-b", "gddr", 450), ("h-a", "hbm", 2000)):
+        for model, params_b, weights in (("Gemma-2-9B", 9.24, 5.8e9), ("Qwen3-30B-A3B", 30.5, 18.6e9)):
+            for ctx in (64, 2048, 16384):
+                rows.append(
+                    {
+                        "device": device,
+                        "model": model,
+                        "quant": "Q4_K_M",
+                        "memory_type": memory,
+                        "mem_bandwidth_gbs": bandwidth,
+                        "params_b": params_b,
+                        "weights_bytes": weights,
+                        "gen_tokens": 2 * ctx,
+                        "tok_s": 1.0,
+                    }
+                )
+    data = framed(rows)
+    data["tok_s"] = cal.predict_decode(known, data)
+    p = cal.fit_decode(data)
+    assert (p.efficiency, p.efficiency_hbm) == pytest.approx((0.85, 0.7), rel=1e-4)
+    assert (p.layer_overhead_ms, p.attention_ns) == pytest.approx((0.06, 20.0), rel=1e-3)
 
 
 def test_held_out_residuals_vanish_on_exact_data():
@@ -147,9 +183,9 @@ def test_engine_uses_the_same_decode_model(calc):
 
 @pytest.fixture(scope="module")
 def shipped_report():
-    from kalkulator.catalog import GPU, MODEL, QUANT, Catalog
+    from kalkulator.catalog import load_catalog
 
-    catalog = Catalog({s.key: load_table(s, CATALOG_DIR) for s in (GPU, MODEL, QUANT)})
+    catalog = load_catalog()
     return cal.shipped_report(catalog)  # the accuracy command's test below reuses it
 
 
@@ -161,9 +197,9 @@ def test_run_spread_from_the_notes():
 
 
 def test_unsteady_measurements_are_left_out():
-    from kalkulator.catalog import GPU, MODEL, QUANT, Catalog
+    from kalkulator.catalog import load_catalog
 
-    catalog = Catalog({s.key: load_table(s, CATALOG_DIR) for s in (GPU, MODEL, QUANT)})
+    catalog = load_catalog()
     data = cal.load_shipped(catalog)
     # The M3 CPU-only decode runs of a 12.55 GiB model on 16 GB (runs 4.09/2.89/2.67 and 4.03/4.08/2.73 tok/s:
     # spreads 44 % and 37 %) cannot score a model to 20 %; the M1 Max CPU-only runs (4.49/4.33/4.49) stay.
@@ -285,20 +321,19 @@ def test_accuracy_command_prints_the_table_and_the_multi_gpu_check():
     assert "Multi-GPU layer split (2–8 GPUs, " in result.output
 
 
-def prefill_row(device, fp16, quant, params_b, layers, attn_dim, prompt, seconds) -> dict:
-    """A synthetic prompt measurement (dense model, no sliding window, empty cache) taking `seconds` per token."""
+def prefill_row(device, fp16, quant, params_b, model, prompt, seconds) -> dict:
+    """A synthetic prompt measurement (dense Llama 3 shape, empty cache, memory never the limit) taking `seconds`
+    per token."""
     return {
         "device": device,
         "fp16_tflops": fp16,
+        "fp32_tflops": fp16,
+        "model": model,
         "quant": quant,
         "params_b": params_b,
-        "active_params_b": params_b,
-        "layers": layers,
-        "sliding_layers": 0,
-        "sliding_window": 0,
-        "attn_dim": attn_dim,
+        "weights_bytes": params_b * 1e9,
         "prompt_tokens": prompt,
-        "depth": 0,
+        "metric": "pp",
         "tok_s": 1 / seconds,
     }
 
@@ -306,17 +341,17 @@ def prefill_row(device, fp16, quant, params_b, layers, attn_dim, prompt, seconds
 def test_prefill_fit_recovers_known_parameters():
     # rate = 1 / (2P ÷ (FLOPS × η) + attention ÷ (FLOPS × η_attn) + layers × c), η 0.5 for F16 and 0.4 for Q4_0,
     # η_attn 0.25, c = 3 µs; causal attention over n new tokens = 4 × layers × width × n/2 per token.
+    # Llama-3.1-8B: 32 layers × (32 heads × 128) = width 4096; 70B: 80 layers, width 8192.
     rows = []
     for tflops in (80.0, 160.0, 300.0):
         for quant, eta in (("F16", 0.5), ("Q4_0", 0.4)):
-            for params_b, layers, attn_dim in ((8.0, 32, 4096), (70.0, 80, 8192)):
+            for model, layers, attn_dim in (("Llama-3.1-8B", 32, 4096), ("Llama-3.1-70B", 80, 8192)):
+                params_b = MODELS[model][0]
                 for prompt in (128, 512, 4096):
                     seconds = 2 * params_b * 1e9 / (tflops * 1e12 * eta)
                     seconds += 4 * layers * attn_dim * prompt / 2 / (tflops * 1e12 * 0.25) + layers * 3e-6
-                    rows.append(
-                        prefill_row(f"gpu-{tflops}", tflops, quant, params_b, layers, attn_dim, prompt, seconds)
-                    )
-    p = cal.fit_prefill(pd.DataFrame(rows))
+                    rows.append(prefill_row(f"gpu-{tflops}", tflops, quant, params_b, model, prompt, seconds))
+    p = cal.fit_prefill(framed(rows))
     assert p.efficiency == pytest.approx(0.5, rel=1e-4)
     assert p.efficiency_quant == pytest.approx(0.4, rel=1e-4)
     assert p.attention_efficiency == pytest.approx(0.25, rel=1e-4)
@@ -330,16 +365,17 @@ def test_prefill_fit_recovers_the_alu_work_of_quantized_weights():
     rows = []
     for fp16, fp32 in ((330.3, 82.6), (142.0, 35.6), (756.0, 51.2), (165.0, 10.3)):
         for quant, eta, alu in (("F16", 0.6, 0.0), ("Q4_0", 0.5, 0.28)):
-            for params_b, layers in ((6.74, 32), (13.02, 40)):
+            for model, layers, attn_dim in (("Llama-3.1-8B", 32, 4096), ("Llama-3.1-70B", 80, 8192)):
+                params_b = MODELS[model][0]
                 seconds = 2 * params_b * 1e9 / (fp16 * 1e12 * eta) + 2 * params_b * 1e9 * alu / (fp32 * 1e12)
-                seconds += layers * 2e-6 + 4 * 4096 * layers * 256 / (fp16 * 1e12)  # attention at η_attn = 1
-                row = prefill_row(f"gpu-{fp16}", fp16, quant, params_b, layers, 4096, 512, seconds)
+                seconds += layers * 2e-6 + 4 * attn_dim * layers * 256 / (fp16 * 1e12)  # attention at η_attn = 1
+                row = prefill_row(f"gpu-{fp16}", fp16, quant, params_b, model, 512, seconds)
                 rows.append(row | {"fp32_tflops": fp32})
-    p = cal.fit_prefill(pd.DataFrame(rows), replace(cal.DEFAULT_PREFILL, attention_efficiency=1.0))
+    p = cal.fit_prefill(framed(rows), replace(cal.DEFAULT_PREFILL, attention_efficiency=1.0))
     assert p.alu_work == pytest.approx(0.28, rel=1e-3)
     assert p.efficiency_quant == pytest.approx(0.5, rel=1e-3) and p.efficiency == pytest.approx(0.6, rel=1e-3)
     # Equal FP16 and FP32 rates everywhere (Apple GPUs): the ALU work cannot be told from the efficiency.
-    apple = pd.DataFrame(rows).assign(fp32_tflops=lambda d: d["fp16_tflops"])
+    apple = framed([r | {"fp32_tflops": r["fp16_tflops"]} for r in rows])
     assert cal.fit_prefill(apple).alu_work == 0.0
 
 

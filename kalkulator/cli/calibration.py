@@ -25,19 +25,12 @@ from kalkulator.calibration import (
     speed_rows,
     summary_line,
 )
-from kalkulator.catalog import GPU, MODEL, QUANT, SPEED, Catalog, CatalogError, load_table
+from kalkulator.catalog import SPEED, CatalogError, load_table
 from kalkulator.cli.common import fail, load_catalog_or_fail
 from kalkulator.paths import CATALOG_DIR
 from kalkulator.serving_calibration import ENGINE as SERVING_ENGINE
 from kalkulator.serving_calibration import START as SERVING_START
 from kalkulator.serving_calibration import calibrate_serving, serving_summary
-
-
-def _catalog(folder: Path) -> Catalog:
-    try:
-        return Catalog({s.key: load_table(s, folder) for s in (GPU, MODEL, QUANT)})
-    except CatalogError as exc:
-        fail("invalid catalog\n" + "\n".join(f"  {m}" for m in exc.messages))
 
 
 def format_table(rows: list[dict]) -> str:
@@ -64,7 +57,7 @@ def format_table(rows: list[dict]) -> str:
 @click.option("--catalog", "catalog_dir", type=click.Path(file_okay=False, path_type=Path), default=CATALOG_DIR)
 def accuracy(catalog_dir: Path) -> None:
     """Leave-one-device-out error of the speed model per backend and build era, against the book's rule."""
-    catalog = _catalog(catalog_dir)
+    catalog = load_catalog_or_fail(catalog_dir)
     report = shipped_report(catalog)
     rows = accuracy_table(report)
     click.echo(format_table(rows))
@@ -101,7 +94,7 @@ def calibrate_cmd(
     dry_run: bool,
 ) -> None:
     """Fit the speed parameters (shipped data, or `llama-bench -o csv|json` output) into speed_params.csv."""
-    catalog = _catalog(catalog_dir)
+    catalog = load_catalog_or_fail(catalog_dir)
     try:
         if measurements is None:
             data, origin, min_devices = load_shipped(catalog), "data kalibrasi (measured_*.csv)", 3
