@@ -183,6 +183,7 @@ def _int(name: str, doc: str = "", **kw: object) -> Field:
     return Field(name, "int", doc=doc, **kw)  # type: ignore[arg-type]
 
 
+BACKENDS = ("cuda", "rocm", "metal", "vulkan", "sycl", "cpu")
 _SOURCE = (_text("source", "where the figures come from"), Field("as_of", "date", doc="date of the figures"))
 
 GPU = Schema(
@@ -192,7 +193,7 @@ GPU = Schema(
         _text("name"),
         Field("vendor", "enum", choices=("NVIDIA", "AMD", "Intel", "Apple", "CPU")),
         Field("segment", "enum", choices=("consumer", "workstation", "datacenter", "apple", "cpu")),
-        Field("backend", "enum", choices=("cuda", "rocm", "metal", "vulkan", "sycl", "cpu")),
+        Field("backend", "enum", choices=BACKENDS),
         _num("mem_bandwidth_gbs", "peak memory bandwidth, GB/s", positive=True),
         _num("vram_gib", "memory as marketed (GiB)", positive=True),
         _num("fp16_tflops", "dense FP16 matrix TFLOPS", positive=True),
@@ -305,6 +306,24 @@ ENGINE = Schema(
     ),
     "Mesin inferensi",
     "Inference engines",
+)
+
+# A weight format's class as engines support it: the quant kind, with float formats computed in FP8 apart (FP8).
+FORMAT_CLASSES = ("float", "fp8", "int", "nf4", "awq", "gptq", "exl2", "mxfp4", "nvfp4", "gguf")
+SUPPORT = Schema(
+    "support",
+    "engine_support.csv",
+    (
+        _text(
+            "name",
+            "engine/backend, engine/format or engine/backend/format: one pair the engine runs (formats: "
+            + ", ".join(FORMAT_CLASSES)
+            + ")",
+        ),
+        *_SOURCE,
+    ),
+    "Dukungan mesin",
+    "Engine support",
 )
 
 SPEED = Schema(
@@ -517,6 +536,7 @@ SCHEMAS: tuple[Schema, ...] = (
     QUANT,
     KV_CACHE,
     ENGINE,
+    SUPPORT,
     SPEED,
     TARIFF,
     CLOUD,
@@ -815,6 +835,27 @@ def _per_gpu(column: str) -> Callable[[dict], float | None]:
     return lambda row: row[column] / row["gpus"] if row[column] is not None and row["gpus"] else None
 
 
+def _support_names(tables: dict[str, Table], folder: Path) -> list[str]:
+    """Each support row names a catalog engine and a known backend and/or format class."""
+    engines = {n.lower() for n in tables["engine"].names}
+    errors = []
+    table = tables["support"]
+    for line, name in zip(table.lines, table.names, strict=True):
+        engine, *rest = name.split("/")
+        known = [BACKENDS] if len(rest) == 1 and rest[0] in BACKENDS else [FORMAT_CLASSES]
+        if len(rest) == 2:
+            known = [BACKENDS, FORMAT_CLASSES]
+        where = f"{folder / table.schema.file}:{line}:name"
+        if engine.lower() not in engines:
+            errors.append(f"{where}: {engine!r} is not an engine of engines.csv")
+        elif not rest or len(rest) > 2 or any(part not in words for part, words in zip(rest, known, strict=True)):
+            errors.append(
+                f"{where}: {name!r} must be engine/backend, engine/format or engine/backend/format "
+                f"(backends: {', '.join(BACKENDS)}; formats: {', '.join(FORMAT_CLASSES)})"
+            )
+    return errors
+
+
 def _engines_have_speed(tables: dict[str, Table], folder: Path) -> list[str]:
     """Every engine needs a fallback speed row (engine/any, or engine/any@era): without one its speeds are 0."""
     speed_names = tables["speed"].names
@@ -844,6 +885,7 @@ def load_catalog(folder: Path | None = None) -> Catalog:
 
         errors += catalog_problems(tables, folder)
         errors += _engines_have_speed(tables, folder)
+        errors += _support_names(tables, folder)
     if errors:
         raise CatalogError(errors)
     return Catalog(tables)

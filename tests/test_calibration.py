@@ -155,6 +155,7 @@ def test_fit_recovers_parameters_from_rows_the_engine_generated():
     assert (p.layer_overhead_ms, p.attention_ns) == pytest.approx((0.06, 20.0), rel=1e-3)
 
 
+@pytest.mark.slow
 def test_held_out_residuals_vanish_on_exact_data():
     report = cal.calibrate(synthetic())
     assert report.held_out.all()

@@ -52,6 +52,36 @@ CHECKS = (
     ),
     Check(
         "run",
+        NOT(R("engine_backend_flag")),
+        JOIN(
+            Msg("Mesin ", "The engine "),
+            R("engine"),
+            Msg(" tidak berjalan di backend ", " does not run on the "),
+            R("gpu_backend"),
+            Msg(
+                " GPU ini: pilih mesin lain (llama.cpp berjalan di semua backend).",
+                " backend of this GPU: choose another engine (llama.cpp runs on every backend).",
+            ),
+        ),
+        Msg("mesin tidak mendukung GPU ini", "engine does not support this GPU"),
+    ),
+    Check(
+        "run",
+        NOT(R("engine_format_flag")),
+        JOIN(
+            Msg("Mesin ", "The engine "),
+            R("engine"),
+            Msg(" tidak menjalankan format ", " does not run the "),
+            R("quant_name"),
+            Msg(
+                " di GPU ini: pilih format lain (GGUF untuk llama.cpp; FP8, AWQ, GPTQ untuk vLLM).",
+                " format on this GPU: choose another format (GGUF for llama.cpp; FP8, AWQ, GPTQ for vLLM).",
+            ),
+        ),
+        Msg("mesin tidak menjalankan format ini", "engine does not run this format"),
+    ),
+    Check(
+        "run",
         NOT(R("fits_in_vram")),
         Msg(
             "Tidak muat di VRAM: tambah GPU, kurangi konteks atau pengguna, atau pakai kuantisasi lebih kecil.",

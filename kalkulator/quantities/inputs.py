@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, EQ, IF, IFERROR, JOIN, MATCH, MIN, NE, Col, R, safe_div
+from kalkulator.expr import AND, EQ, IF, IFERROR, JOIN, MATCH, MIN, NE, OR, Col, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK = "Buku 'Kalkulasi Token Generation'"
@@ -384,6 +384,49 @@ FORMATS = (
         "Engine batch limit",
         "Sequences one replica decodes at most (the engine's default; raise it in the engine's settings).",
         fallback=1,
+    ),
+    Quantity(
+        "quant_format_text",
+        "Kelas format bobot",
+        "Weight-format class",
+        "The format as engines support it: the quantization kind (gguf, awq, gptq, exl2, mxfp4, nvfp4, int, "
+        "nf4), float for 16/32-bit weights and fp8 for float weights computed in FP8.",
+        "Katalog kuantisasi (kolom jenis dan presisi komputasi)",
+        expr=IF(
+            EQ(R("quant_kind_type"), "float"),
+            IF(EQ(R("quant_compute_type"), "fp8"), "fp8", "float"),
+            R("quant_kind_type"),
+        ),
+    ),
+    Quantity(
+        "engine_backend_flag",
+        "Mesin berjalan di backend ini?",
+        "Engine runs on this backend?",
+        "TRUE when the engine supports the GPU's backend (engine/backend in the engine-support catalog), or "
+        "when the engine is not in the catalog.",
+        "Katalog dukungan mesin (assumptions/engine_support.csv)",
+        expr=OR(
+            EQ(R("engine_row"), 0),
+            IFERROR(MATCH(JOIN(R("engine"), "/", R("gpu_backend")), Col("support", "name")), 0) > 0,
+        ),
+    ),
+    Quantity(
+        "engine_format_flag",
+        "Mesin menjalankan format ini?",
+        "Engine runs this format?",
+        "TRUE when the engine runs the weight format on any backend (engine/format) or on this one "
+        "(engine/backend/format), or when the engine or the format is not in the catalog.",
+        "Katalog dukungan mesin (assumptions/engine_support.csv)",
+        expr=OR(
+            EQ(R("engine_row"), 0),
+            EQ(R("quant_row"), 0),
+            IFERROR(MATCH(JOIN(R("engine"), "/", R("quant_format_text")), Col("support", "name")), 0) > 0,
+            IFERROR(
+                MATCH(JOIN(R("engine"), "/", R("gpu_backend"), "/", R("quant_format_text")), Col("support", "name")),
+                0,
+            )
+            > 0,
+        ),
     ),
     Quantity(
         "speed_key_text",
