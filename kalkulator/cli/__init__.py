@@ -14,6 +14,7 @@ COMMANDS = {  # name → "module:attribute"
     "build": "kalkulator.cli.build:build_cmd",
     "verify": "kalkulator.cli.build:verify_cmd",
     "hitung": "kalkulator.cli.hitung:hitung",
+    "plan": "kalkulator.cli.plan:plan_cmd",
     "list": "kalkulator.cli.catalog:list_cmd",
     "catalog": "kalkulator.cli.catalog:catalog",
     "model": "kalkulator.cli.model:model",

@@ -77,6 +77,8 @@ DOMAINS: dict[str, Domain] = {
     "requests_per_day": Domain(0, 1e12),
     "active_hours_per_day": Domain(0, 24, above=True),
     "peak_to_average_ratio": Domain(1, 1000),
+    "peak_concurrent_users": _int(0, 10_000_000),
+    "think_time_s": Domain(0, 86_400),
     "sla_ttft_s": _pos(1e5),
     "sla_tpot_ms": _pos(1e6),
     "load_requests_per_s": Domain(0, 1e9),

@@ -174,14 +174,6 @@ QUANTITIES = (
         BOOK_CAP,
         expr=safe_div(R("requests_per_day"), R("active_hours_per_day") * 3600),
     ),
-    Quantity(
-        "peak_requests_per_s",
-        "Permintaan per detik (puncak)",
-        "Requests per second (peak)",
-        "Average rate × peak ÷ average ratio.",
-        BOOK_CAP,
-        expr=R("average_requests_per_s") * R("peak_to_average_ratio"),
-    ),
     lookup(
         "sla_ttft_s",
         "workload",
@@ -200,5 +192,40 @@ QUANTITIES = (
         "Longest acceptable time per output token at the peak (100 ms = 10 tok/s per user, faster than reading), "
         "from the workload preset.",
         fallback=100,
+    ),
+    Quantity(
+        "peak_concurrent_users",
+        "Pengguna bersamaan saat puncak",
+        "Concurrent users at the peak",
+        "Users with a request open or about to send one in the busiest hour (0 = size the peak from the tokens per "
+        "month instead). Each sends its next request when the answer ends plus the think time.",
+        "Little's law (L = λ × W): Little 1961",
+        default=0,
+    ),
+    Quantity(
+        "think_time_s",
+        "Waktu jeda pengguna",
+        "User think time",
+        "Seconds a user waits between receiving an answer and sending the next request (0 = a load test's "
+        "concurrency: always a request in flight).",
+        "Assumption: 0 (a closed-loop benchmark); people chatting take tens of seconds",
+        default=0,
+    ),
+    Quantity(
+        "peak_requests_per_s",
+        "Permintaan per detik (puncak)",
+        "Requests per second (peak)",
+        "With concurrent users at the peak: users ÷ (think time + TTFT target + output tokens × TPOT target), the "
+        "rate at which they send requests while answers arrive at the promised latency (Little's law). Else the "
+        "average rate × peak ÷ average ratio.",
+        BOOK_CAP + "; Little's law",
+        expr=IF(
+            R("peak_concurrent_users") > 0,
+            safe_div(
+                R("peak_concurrent_users"),
+                R("think_time_s") + R("sla_ttft_s") + R("output_tokens") * R("sla_tpot_ms") / 1000,
+            ),
+            R("average_requests_per_s") * R("peak_to_average_ratio"),
+        ),
     ),
 )

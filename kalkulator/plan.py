@@ -1,0 +1,317 @@
+"""The planner: every way to serve a workload from the catalogs (GPU, GPUs per replica, format, engine, deployment),
+evaluated as arrays through the quantity graph, filtered by fit and latency targets, priced and ranked.
+
+The planner computes nothing of its own: each option is a scenario `kalkulator hitung` evaluates the same way, and
+each carries the settings that reproduce it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from kalkulator.arrays import evaluate_many, rows
+from kalkulator.catalog import Catalog
+from kalkulator.expr import Value
+from kalkulator.graph import Graph
+from kalkulator.scenario import ScenarioError, closest, resolve
+
+GPUS_PER_REPLICA = (1, 2, 4, 8)
+DEFAULT_ENGINES = ("llama.cpp", "vllm")
+# Weight formats tried by default: a 4-bit and an 8-bit GGUF for llama.cpp; FP8, NVFP4 and AWQ for vLLM-class
+# engines. The support catalog and the GPU's units drop the pairs that cannot run.
+DEFAULT_FORMATS = ("Q4_K_M", "Q8_0", "FP8", "NVFP4", "AWQ-4bit")
+# Deployment mode → the answer quantity with its TCO (a number, or the reason the mode has no price).
+MODES = {
+    "buy": "answer_tco_idr",
+    "colocation": "answer_tco_colocation_idr",
+    "cloud": "answer_tco_cloud_idr",
+}
+OUTPUTS = (
+    "status_text",
+    "run_check_text",
+    "fits_in_vram",
+    "engine_backend_flag",
+    "engine_format_flag",
+    "sla_text",
+    "sla_ttft_requests_per_s",
+    "sla_tpot_batch_users",
+    "gpus_needed",
+    "servers_needed",
+    "decode_tok_s",
+    "ttft_s",
+    "tpot_ms",
+    "horizon_years",
+    "demand_tokens_per_month",
+    "api_name",
+    "api_cost_idr_per_month",
+    "cloud_offer_name",
+    "colocation_name",
+    "answer_breakeven_months",
+    *MODES.values(),
+)
+CANDIDATE_KEYS = ("gpu_name", "n_gpus", "split_mode", "quant_name", "engine")
+# The quantity `hitung` shows for each mode's TCO.
+MODE_TCO = {
+    "buy": "tco_idr",
+    "colocation": "tco_colocation_idr",
+    "cloud": "tco_cloud_idr",
+    "api": "api_cost_idr_per_month",
+}
+SORT_KEYS = {
+    "tco": "tco_idr",
+    "cost": "idr_per_1m_tokens",
+    "breakeven": "breakeven_months",
+    "ttft": "ttft_s",
+    "tpot": "tpot_ms",
+}
+
+
+class PlanError(ValueError):
+    """A search space that names nothing or leaves nothing; the message says which option."""
+
+
+@dataclass
+class Option:
+    mode: str  # buy | colocation | cloud | api
+    settings: dict[str, Value]  # what reproduces it in `hitung` (names as --set takes them)
+    tco_idr: float
+    idr_per_month: float
+    idr_per_1m_tokens: float
+    gpus_needed: float = 0.0
+    servers_needed: float = 0.0
+    decode_tok_s: float = 0.0
+    ttft_s: float = 0.0
+    tpot_ms: float = 0.0
+    breakeven_months: Value = None
+    offer: str = ""  # the cloud offer, colocation plan or API by name
+    pareto: bool = False
+
+    def as_dict(self) -> dict[str, Value]:
+        return {
+            "mode": self.mode,
+            **self.settings,
+            "offer": self.offer,
+            "tco_idr": self.tco_idr,
+            "idr_per_month": self.idr_per_month,
+            "idr_per_1m_tokens": self.idr_per_1m_tokens,
+            "gpus_needed": self.gpus_needed,
+            "servers_needed": self.servers_needed,
+            "decode_tok_s": self.decode_tok_s,
+            "ttft_s": self.ttft_s,
+            "tpot_ms": self.tpot_ms,
+            "breakeven_months": self.breakeven_months,
+            "pareto": self.pareto,
+        }
+
+
+@dataclass
+class Plan:
+    options: list[Option]
+    excluded: Counter = field(default_factory=Counter)
+    candidates: int = 0
+    base: dict[str, Value] = field(default_factory=dict)  # the workload and --set values every option shares
+
+
+def _near(term: str, names: Sequence[str]) -> str:
+    """"; closest: …" — whole names first, else names with a word like the term (H900 → H100, H200)."""
+    near = closest(term, names)
+    if not near:
+        import difflib
+
+        def score(name: str) -> float:
+            return max(difflib.SequenceMatcher(None, term.lower(), w.lower()).ratio() for w in name.split())
+
+        near = [n for n in sorted(names, key=score, reverse=True)[:5] if score(n) >= 0.5]
+    return f"; closest: {', '.join(near)}" if near else ""
+
+
+def _pick(names: Sequence[str], wanted: str | None, what: str, option: str) -> list[str]:
+    """Catalog names matching a comma-separated filter (a name, or a word of it); closest names when none does."""
+    if not wanted:
+        return list(names)
+    out: list[str] = []
+    for term in (t.strip() for t in wanted.split(",") if t.strip()):
+        hits = [n for n in names if n.lower() == term.lower()] or [n for n in names if term.lower() in n.lower()]
+        if not hits:
+            raise PlanError(f"{option}: {term!r} matches no {what}{_near(term, names)}")
+        out.extend(h for h in hits if h not in out)
+    return out
+
+
+def _gpus(catalog: Catalog, wanted: str | None) -> list[str]:
+    """Priced catalog GPUs, or those a filter names by name, vendor or segment (priced or not)."""
+    table = catalog["gpu"]
+    if not wanted:
+        return [r["name"] for r in table.rows if (r["price_usd"] or 0) > 0]
+    out: list[str] = []
+    for term in (t.strip() for t in wanted.split(",") if t.strip()):
+        t = term.lower()
+        hits = [
+            r["name"]
+            for r in table.rows
+            if t == r["name"].lower() or t in r["name"].lower() or t in (r["vendor"].lower(), r["segment"].lower())
+        ]
+        if not hits:
+            raise PlanError(f"--gpus: {term!r} matches no GPU{_near(term, table.names)}")
+        out.extend(h for h in hits if h not in out)
+    return out
+
+
+def candidates(
+    catalog: Catalog,
+    base: Mapping[str, Value],
+    gpus: str | None = None,
+    formats: str | None = None,
+    engines: str | None = None,
+    sizes: Iterable[int] = GPUS_PER_REPLICA,
+) -> list[dict[str, Value]]:
+    """Scenario settings of every GPU × GPUs per replica × format × engine in the search space."""
+    gpu_names = _gpus(catalog, gpus)
+    quant_names = (
+        _pick(catalog["quant"].names, formats, "weight format", "--formats")
+        if formats
+        else [q for q in DEFAULT_FORMATS if catalog["quant"].find(q) is not None]
+    )
+    engine_names = (
+        _pick(catalog["engine"].names, engines, "engine", "--engines")
+        if engines
+        else [e for e in DEFAULT_ENGINES if catalog["engine"].find(e) is not None]
+    )
+    out = []
+    for gpu, n, quant, engine in itertools.product(gpu_names, sizes, quant_names, engine_names):
+        if not _has_units(catalog, gpu, quant):
+            continue
+        split = "layer" if engine in ("llama.cpp", "exllamav2") else "tensor"
+        out.append(
+            {**base, "gpu_name": gpu, "n_gpus": float(n), "split_mode": split, "quant_name": quant, "engine": engine}
+        )
+    return out
+
+
+def _has_units(catalog: Catalog, gpu: str, quant: str) -> bool:
+    """FP8 and FP4 formats only on GPUs with FP8 or FP4 units: elsewhere they are widened and gain nothing."""
+    compute = catalog["quant"].find(quant)["compute"]
+    row = catalog["gpu"].find(gpu)
+    if compute == "fp8":
+        return (row["fp8_tflops"] or 0) > 0
+    if compute == "fp4" and catalog["quant"].find(quant)["kind"] == "nvfp4":
+        return (row["fp4_tflops"] or 0) > 0
+    return True
+
+
+def _number(v: Value) -> float | None:
+    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) else None
+
+
+def _reason(r: Mapping[str, Value]) -> str | None:
+    """Why a candidate cannot serve the workload (None when it can)."""
+    if not r["engine_backend_flag"] or not r["engine_format_flag"]:
+        return "engine cannot run it"
+    if not r["fits_in_vram"]:
+        return "does not fit"
+    if (_number(r["sla_ttft_requests_per_s"]) or 0) <= 0:
+        return "misses TTFT"
+    if (_number(r["sla_tpot_batch_users"]) or 0) < 1:
+        return "misses TPOT"
+    if r["run_check_text"] != "OK":
+        return f"other: {r['run_check_text']}"
+    return None
+
+
+def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]]) -> Plan:
+    """Evaluate every candidate in one pass and price the modes it can be deployed in."""
+    if not scenarios:
+        raise PlanError("the search space is empty")
+    resolved = [resolve(graph, catalog, s) for s in scenarios]
+    values = rows(evaluate_many(graph, resolved, catalog.columns(), names=OUTPUTS), len(resolved), OUTPUTS)
+    shared = {k: v for k, v in scenarios[0].items() if all(t.get(k) == v for t in scenarios)}
+    plan = Plan([], Counter(), len(scenarios), {k: v for k, v in shared.items() if k not in CANDIDATE_KEYS})
+    api_added = False
+    for s, r in zip(scenarios, values, strict=True):
+        reason = _reason(r)
+        if reason is not None:
+            plan.excluded[reason] += 1
+            continue
+        months = 12 * float(r["horizon_years"])
+        tokens = float(r["demand_tokens_per_month"]) * months
+        for mode, answer in MODES.items():
+            tco = _number(r[answer])
+            if tco is None or tco <= 0:
+                plan.excluded[f"{mode}: {r[answer] if isinstance(r[answer], str) else 'no price'}"] += 1
+                continue
+            offer = {"cloud": r["cloud_offer_name"], "colocation": r["colocation_name"]}.get(mode, "")
+            plan.options.append(
+                Option(
+                    mode,
+                    {k: s[k] for k in CANDIDATE_KEYS},
+                    tco,
+                    tco / months,
+                    tco / tokens * 1e6 if tokens > 0 else math.inf,
+                    float(r["gpus_needed"]),
+                    float(r["servers_needed"]),
+                    float(r["decode_tok_s"]),
+                    float(r["ttft_s"]),
+                    float(r["tpot_ms"]),
+                    r["answer_breakeven_months"] if mode == "buy" else None,
+                    str(offer or ""),
+                )
+            )
+        if not api_added and _number(r["api_cost_idr_per_month"]):
+            api = float(r["api_cost_idr_per_month"])
+            per_1m = api * months / tokens * 1e6 if tokens else math.inf
+            plan.options.append(
+                Option("api", {"api_name": r["api_name"]}, api * months, api, per_1m, offer=str(r["api_name"]))
+            )
+            api_added = True
+    _mark_pareto(plan.options)
+    return plan
+
+
+def _mark_pareto(options: list[Option]) -> None:
+    """An option is on the front when no other is at least as good in TCO, TTFT and TPOT and better in one."""
+    served = [o for o in options if o.mode != "api"]
+    for o in served:
+        o.pareto = not any(
+            p.tco_idr <= o.tco_idr
+            and p.ttft_s <= o.ttft_s
+            and p.tpot_ms <= o.tpot_ms
+            and (p.tco_idr < o.tco_idr or p.ttft_s < o.ttft_s or p.tpot_ms < o.tpot_ms)
+            for p in served
+        )
+
+
+def ranked(plan: Plan, by: str = "tco") -> list[Option]:
+    key = SORT_KEYS[by]
+
+    def value(o: Option) -> float:
+        v = getattr(o, key)
+        return _number(v) if _number(v) is not None else math.inf
+
+    return sorted(plan.options, key=lambda o: (value(o), o.tco_idr, o.gpus_needed, o.ttft_s, o.tpot_ms))
+
+
+def hitung_command(o: Option, base: Mapping[str, Value]) -> str:
+    """The `kalkulator hitung` command that gives this option's numbers (its TCO is MODE_TCO[mode]; the API's
+    monthly cost × the horizon's months)."""
+    parts = ["kalkulator hitung"]
+    for name, value in {**base, **o.settings}.items():
+        shown = f"{value:g}" if isinstance(value, float) else str(value)
+        parts.append(f"--set {name}={_quoted(shown)}")
+    return " ".join(parts)
+
+
+def _quoted(text: str) -> str:
+    return f'"{text}"' if any(c in text for c in " ()'\"") else text
+
+
+def check_names(catalog: Catalog, base: Mapping[str, Value]) -> None:
+    """The fixed choices must name catalog rows (closest names otherwise)."""
+    for key, table in (("model_name", "model"), ("workload_name", "workload")):
+        name = base.get(key)
+        if isinstance(name, str) and catalog[table].find(name) is None:
+            near = closest(name, catalog[table].names)
+            raise ScenarioError(f"{key}: {name!r} is not in the {table} catalog; closest: {', '.join(near)}")
