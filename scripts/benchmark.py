@@ -86,6 +86,23 @@ def batches(catalog) -> None:
         )
 
 
+def planner() -> None:
+    """`kalkulator plan` over the default search space against one `hitung`, in the same run."""
+    one = [measured("hitung")[0] for _ in range(3)]
+    args = ("plan", "--model", "Llama-3.1-8B", "--workload", "RAG", "--set", "tokens_per_month=2e9", "--json")
+    times = [measured(*args)[0] for _ in range(3)]
+    out = subprocess.run([*KALKULATOR, *args], check=True, capture_output=True, text=True).stdout
+    import json
+
+    report = json.loads(out)
+    count = len(report["options"]) + sum(report["excluded"].values())
+    ratio = statistics.median(times) / statistics.median(one)
+    print(
+        f"`kalkulator plan` (8B RAG, {count:,} options priced or left out): {spread(times)} = {ratio:.1f} × one "
+        f"`hitung` ({statistics.median(one):.2f} s)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs of the fast steps (verify and LibreOffice: 3)")
@@ -94,6 +111,7 @@ def main() -> None:
     catalog = load_catalog()
     print("step: min / median / max")
     batches(catalog)
+    planner()
     times, _ = runs(command("hitung"), n)
     print(f"`kalkulator hitung` (default scenario, answer block): {spread(times)}")
     with tempfile.TemporaryDirectory() as tmp:
