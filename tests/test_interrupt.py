@@ -294,8 +294,6 @@ def _kill_build(out: Path, at: float | None, after_staging: float) -> str:
         proc.wait(timeout=60)
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def _processes_mentioning(text: str) -> list[str]:
     """Command lines of running processes that contain `text` (read from /proc: no procps needed)."""
     found = []
@@ -309,6 +307,8 @@ def _processes_mentioning(text: str) -> list[str]:
     return found
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_sigkill_at_random_moments_leaves_the_old_or_the_new_set(tmp_path, new_set, old_set):
     rng = random.Random(14)
     started = time.monotonic()
