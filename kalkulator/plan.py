@@ -117,7 +117,7 @@ class Plan:
 
 
 def _near(term: str, names: Sequence[str]) -> str:
-    """"; closest: …" — whole names first, else names with a word like the term (H900 → H100, H200)."""
+    """ "; closest: …" — whole names first, else names with a word like the term (H900 → H100, H200)."""
     near = closest(term, names)
     if not near:
         import difflib

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from kalkulator.catalog import SCHEMAS, Catalog
 from kalkulator.expr import Value, XlError
 from kalkulator.graph import Graph
+from kalkulator.numbers import NumberFormatError, read_number
 from kalkulator.quantities.base import NO_CHOICE
 from kalkulator.quantities.domains import domain_of
 
@@ -50,11 +51,12 @@ def parse_value(graph: Graph, name: str, raw: str, where: str) -> Value:
         return text
     if text.upper() in ("TRUE", "FALSE") and q.unit.label == "TRUE/FALSE":
         return text.upper() == "TRUE"
+    domain = domain_of(q)
     try:
-        number = float(text.replace("_", ""))
-    except ValueError:
-        raise ScenarioError(f"{where}: {name} needs a number ({q.unit.label}), got {raw!r}") from None
-    problem = domain_of(q).problem(number)
+        number = read_number(text, lambda v: domain.problem(v) is None)
+    except NumberFormatError as exc:
+        raise ScenarioError(f"{where}: {name} needs a number ({q.unit.label}): {exc}") from None
+    problem = domain.problem(number)
     if problem:
         hint = " (a share: 0.7 means 70 %)" if name.endswith("_frac") else ""
         raise ScenarioError(f"{where}: {name} {problem}{hint}, got {raw!r}")
