@@ -15,10 +15,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kalkulator.files import MB, FileReadError, read_bounded
 from kalkulator.paths import CATALOG_DIR
 
 # Characters that make a name unsafe as a MATCH key (wildcards) or as CSV/spreadsheet text.
 _NAME_FORBIDDEN = set('*?~,"')
+CSV_LIMIT_BYTES = 256 * MB  # a catalog or a scenario batch: 100,000 scenario rows take a few MB
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # text a spreadsheet may read as a formula
 
 
@@ -690,13 +692,9 @@ def iter_records(path: Path, label: str | None = None) -> Iterator[tuple[int, li
 
     label = label or str(path)
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise CsvFileError(f"{label}: file not found") from None
-    except IsADirectoryError:
-        raise CsvFileError(f"{label}: is a folder, not a CSV file") from None
-    except OSError as exc:
-        raise CsvFileError(f"{label}: cannot read ({exc.strerror or exc})") from None
+        data = read_bounded(path, CSV_LIMIT_BYTES, "CSV file")
+    except FileReadError as exc:
+        raise CsvFileError(str(exc).replace(str(path), label, 1)) from None
     text = _decode(data, label)
     first = next((line for line in text.splitlines() if line.strip(" ,;\t")), "")
     delimiter = next((d for d in (",", "\t", ";") if d in first), ",")

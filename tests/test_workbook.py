@@ -239,7 +239,7 @@ def test_failed_build_leaves_previous_file(tmp_path, catalog_copy):
 def test_interrupted_write_keeps_previous_file(tmp_path, monkeypatch):
     import os
 
-    from kalkulator.atomic import write_atomic
+    from kalkulator.files import write_atomic
 
     target = tmp_path / "kalkulator.xlsx"
     target.write_bytes(b"previous")

@@ -16,6 +16,7 @@ from kalkulator import forked
 from kalkulator.build import LANGS, build, check_with_libreoffice, lay_out, verification_passes, workbook_name
 from kalkulator.catalog import Catalog
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail
+from kalkulator.files import MB, FileReadError, check_regular
 from kalkulator.paths import default_out_dir
 from kalkulator.preview import render as render_preview
 from kalkulator.scenario import ScenarioError
@@ -146,11 +147,18 @@ def build_cmd(lang: str, out_dir: Path, check: bool, catalog_dir: Path | None) -
     click.echo(f"{time.perf_counter() - started:.2f} s", err=True)
 
 
+WORKBOOK_LIMIT_BYTES = 200 * MB  # the shipped workbooks are about 1 MB
+
+
 def _detect_lang(path: Path) -> str:
     """The workbook's language from its sheet names; a damaged or foreign file is a clear error (exit 2)."""
     import openpyxl
     from openpyxl.utils.exceptions import InvalidFileException
 
+    try:
+        check_regular(path, WORKBOOK_LIMIT_BYTES, "workbook")
+    except FileReadError as exc:
+        fail(str(exc))
     try:
         with zipfile.ZipFile(path) as z:
             damaged = z.testzip()

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import click
 
-from kalkulator.atomic import write_atomic
 from kalkulator.calibration import (
     CURRENT_ERA,
     MAX_RUN_SPREAD,
@@ -27,6 +26,7 @@ from kalkulator.calibration import (
 )
 from kalkulator.catalog import SPEED, CatalogError, load_table
 from kalkulator.cli.common import fail, load_catalog_or_fail
+from kalkulator.files import write_atomic
 from kalkulator.paths import CATALOG_DIR
 from kalkulator.serving_calibration import ENGINE as SERVING_ENGINE
 from kalkulator.serving_calibration import START as SERVING_START

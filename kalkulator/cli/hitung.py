@@ -8,11 +8,11 @@ from pathlib import Path
 
 import click
 
-from kalkulator.atomic import open_atomic
 from kalkulator.batch import check_scenarios, write_batch
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail, parse_sets
 from kalkulator.cli.model import model_settings
 from kalkulator.expr import Value
+from kalkulator.files import open_atomic
 from kalkulator.graph import Graph
 from kalkulator.importers import ModelFileError
 from kalkulator.measurements import near_scenario, text_block

@@ -36,14 +36,35 @@ def _number(values: dict[str, Value], name: str, positive: bool) -> float:
     return float(v)
 
 
+MAX_STREAMED_TOKENS = 100_000  # a long answer; the text is generated as it streams, never held whole
+
+
+def _high(name: str) -> int:
+    """The upper end of a typed number's domain (the same table --set uses)."""
+    from kalkulator.quantities import QUANTITIES
+    from kalkulator.quantities.domains import domain_of
+
+    return int(domain_of(next(q for q in QUANTITIES if q.name == name)).high)
+
+
 @click.command("simulate")
 @click.option("--model", "model_name", help="Model name from the catalog (see `kalkulator list models`).")
 @click.option("--gpu", "gpu_name", help="GPU name from the catalog (see `kalkulator list gpus`).")
 @click.option("--quant", "quant_name", help="Weight quantization, e.g. Q4_K_M, FP8, AWQ-4bit.")
 @click.option("--engine", help="Inference engine, e.g. llama.cpp, vllm.")
-@click.option("--users", type=click.IntRange(min=1), help="Concurrent users sharing the GPU (concurrent_users).")
-@click.option("--prompt-tokens", type=click.IntRange(min=0), help="Prompt length in tokens (sets the TTFT).")
-@click.option("--output-tokens", type=click.IntRange(min=1), help="Tokens to stream (default: output_tokens).")
+@click.option(
+    "--users",
+    type=click.IntRange(1, _high("concurrent_users")),
+    help="Concurrent users sharing the GPU (concurrent_users).",
+)
+@click.option(
+    "--prompt-tokens", type=click.IntRange(0, _high("prompt_tokens")), help="Prompt length in tokens (sets the TTFT)."
+)
+@click.option(
+    "--output-tokens",
+    type=click.IntRange(1, MAX_STREAMED_TOKENS),
+    help=f"Tokens to stream (default: output_tokens; at most {MAX_STREAMED_TOKENS:,}).",
+)
 @click.option("--lang", type=click.Choice(LANGS), default="id", show_default=True, help="Language of the sample text.")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Set any input, as in `kalkulator hitung`.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the inter-token jitter.")
@@ -56,10 +77,10 @@ def _number(values: dict[str, Value], name: str, positive: bool) -> float:
 )
 @click.option(
     "--speedup",
-    type=click.FloatRange(min=0, min_open=True),
+    type=click.FloatRange(0.01, 1000),
     default=1.0,
     show_default=True,
-    help="Play faster (or slower) than real time; measured values are scaled back.",
+    help="Play faster (or slower) than real time, 0.01–1000; measured values are scaled back.",
 )
 @click.option("--no-wait", is_flag=True, help="Print the text and the summary at once, without pacing.")
 @CATALOG_OPTION

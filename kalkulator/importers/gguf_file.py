@@ -7,12 +7,14 @@ weight bytes and the effective bits per weight are the file's own, not a quantiz
 
 from __future__ import annotations
 
+import mmap
 import re
 import struct
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from kalkulator.files import FileReadError, check_regular
 from kalkulator.importers import DerivedModel, ModelFileError, kv_check, plausible, sliding_from_pattern
 
 GGUF_REQUIREMENT = "gguf>=0.18"  # 0.18 added MXFP4 (gpt-oss) to the tensor types the reader knows
@@ -35,12 +37,27 @@ _ROUTED_EXPERTS = re.compile(r"\.ffn_\w+_exps\.(weight|bias)$")  # stacked route
 _READ_ERRORS = (ValueError, KeyError, IndexError, OverflowError, TypeError, struct.error)
 
 
+GGUF_LIMIT_BYTES = 4 * 10**12  # the largest GGUF files (1T-parameter models at 16 bits) are about 2 TB
+# GGUF metadata value types (gguf.GGUFValueType) → bytes per value; 8 = string, 9 = array.
+_SCALAR_BYTES = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
+
+
 def _precheck(path: Path) -> int:
-    """Reject what is plainly not a whole GGUF header before the reader walks it; return the file size."""
+    """Reject what is plainly not a whole GGUF header before the reader walks it; return the file size.
+
+    The metadata is walked once, lengths only: a string or array claiming more bytes than the file holds is refused
+    here, before the reader would allocate for it."""
     try:
-        size = path.stat().st_size
+        size = check_regular(path, GGUF_LIMIT_BYTES, "GGUF file")
         with path.open("rb") as fh:
             head = fh.read(24)
+            if head[:4] == b"GGUF" and len(head) == 24:
+                tensors, keys = struct.unpack("<QQ", head[8:24])
+                if keys * 13 + tensors * 24 <= size:
+                    with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+                        _walk_metadata(path, mm, keys, size)
+    except FileReadError as exc:
+        raise ModelFileError(str(exc)) from None
     except OSError as exc:
         raise ModelFileError(f"{path}: cannot read ({exc.strerror or exc})") from None
     if head[:4] != b"GGUF":
@@ -55,6 +72,51 @@ def _precheck(path: Path) -> int:
             f"but the file has only {size} bytes"
         )
     return size
+
+
+def _walk_metadata(path: Path, mm: mmap.mmap, keys: int, size: int) -> None:
+    """Follow the metadata's lengths from byte 24; raise when one points past the end of the file."""
+    pos = 24
+
+    def need(n: int, what: str) -> None:
+        if n < 0 or pos + n > size:
+            raise ModelFileError(
+                f"{path}: corrupt GGUF metadata: {what} needs {n:,} bytes at byte {pos:,} but the file has {size:,}"
+            )
+
+    def string(what: str) -> None:
+        nonlocal pos
+        need(8, what)
+        (length,) = struct.unpack_from("<Q", mm, pos)
+        pos += 8
+        need(length, what)
+        pos += length
+
+    for k in range(keys):
+        string(f"key {k + 1}")
+        need(4, f"the type of key {k + 1}")
+        (kind,) = struct.unpack_from("<I", mm, pos)
+        pos += 4
+        if kind == 8:
+            string(f"the text of key {k + 1}")
+        elif kind == 9:
+            need(12, f"the array header of key {k + 1}")
+            item, count = struct.unpack_from("<IQ", mm, pos)
+            pos += 12
+            if item == 8:
+                need(8 * count, f"an array of {count:,} strings (key {k + 1})")
+                for _ in range(count):
+                    string(f"an array element of key {k + 1}")
+            elif item in _SCALAR_BYTES:
+                need(_SCALAR_BYTES[item] * count, f"an array of {count:,} values (key {k + 1})")
+                pos += _SCALAR_BYTES[item] * count
+            else:
+                raise ModelFileError(f"{path}: corrupt GGUF metadata: key {k + 1} has array type {item}")
+        elif kind in _SCALAR_BYTES:
+            need(_SCALAR_BYTES[kind], f"the value of key {k + 1}")
+            pos += _SCALAR_BYTES[kind]
+        else:
+            raise ModelFileError(f"{path}: corrupt GGUF metadata: key {k + 1} has value type {kind}")
 
 
 def _quant_name(file_type: Any) -> str | None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from kalkulator.files import MB, FileReadError, read_bounded
 from kalkulator.importers import (
     DerivedModel,
     ModelFileError,
@@ -137,17 +138,33 @@ class _Fields:
         return value
 
 
+CONFIG_LIMIT_BYTES = 16 * MB  # Hugging Face config.json files are a few kB
+# Longer integers are read (and refused as implausible by name); beyond Python's own limit of 4,300 digits, int()
+# raises a ValueError, so such a file is refused here as a whole.
+MAX_INT_DIGITS = 4000
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError(f"a {len(text)}-digit integer")
+    return int(text)
+
+
 def _load(path: Path) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ModelFileError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        text = read_bounded(path, CONFIG_LIMIT_BYTES, "config.json").decode("utf-8")
+    except FileReadError as exc:
+        raise ModelFileError(str(exc)) from None
     except UnicodeDecodeError:
         raise ModelFileError(f"{path}: not UTF-8 text (is this a config.json?)") from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
         raise ModelFileError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise ModelFileError(f"{path}: JSON nested too deeply to be a model configuration") from None
+    except ValueError as exc:
+        raise ModelFileError(f"{path}: a number too long to be a model figure ({exc})") from None
     if not isinstance(data, dict):
         raise ModelFileError(f"{path}: expected a JSON object at the top level, got {type(data).__name__}")
     return data
