@@ -160,10 +160,15 @@ def test_tco_modes(calc):
     assert out["tco_cloud_idr"] == pytest.approx((30e6 + 1e6) * 60, rel=1e-12)
 
 
-def test_colocation_plan_scales_per_gpu(calc):
-    # The book's colocation plan: Rp 50 juta per month for a 4× A100 server → 2 GPUs pay half.
-    out = calc(colocation_name="Book colocation 4x A100", n_gpus=2)
-    assert out["colocation_idr_per_month"] == pytest.approx(50_000_000 / 4 * 2, rel=1e-12)
+def test_colocation_plans_cover_the_fleet_power(calc):
+    # The book's 15 kW high-power rack at Rp 50 juta per month (L1844). A 20.4 kW fleet needs ROUNDUP(20.4 / 15)
+    # = 2 racks; a 9 kW fleet one.
+    big = calc(colocation_name="Book colocation 4x A100", system_power_w=20_400)
+    assert big["colocation_plans_ratio"] == 2
+    assert big["colocation_idr_per_month"] == pytest.approx(2 * 50_000_000, rel=1e-12)
+    assert big["colocation_included_kw"] == pytest.approx(2 * 15, rel=1e-12)
+    small = calc(colocation_name="Book colocation 4x A100", system_power_w=9_000)
+    assert small["colocation_idr_per_month"] == pytest.approx(50_000_000, rel=1e-12)
 
 
 def test_colocation_power_above_the_plan_is_billed_per_kwh(calc):

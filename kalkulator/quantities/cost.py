@@ -69,14 +69,6 @@ TAXES = (
 )
 
 CAPEX = (
-    lookup(
-        "gpu_price_usd",
-        "gpu",
-        "price_usd",
-        "Harga GPU",
-        "GPU price",
-        "List or street price per GPU (0 when the catalog has none: type a quote).",
-    ),
     Quantity(
         "import_duty_pct",
         "Bea masuk GPU",
@@ -109,26 +101,9 @@ CAPEX = (
         "gpu_capex_idr",
         "Belanja GPU",
         "GPU purchase",
-        "One landed GPU × fleet GPUs.",
+        "One landed GPU × GPUs bought (whole boards for SXM GPUs).",
         "Buku, harga akhir GPU × jumlah GPU",
-        expr=R("gpu_unit_idr") * R("gpus_needed"),
-    ),
-    _capex_item(
-        "server_capex_idr",
-        "Server/host per unit (tanpa GPU)",
-        "Server/host per unit (without GPUs)",
-        "CPU, board, memory, PSU, chassis of one server.",
-        20_000_000,
-        "Buku, Bab 16.1: workstation RTX 4090 ≈ Rp 50 juta, GPU ≈ Rp 29 juta",
-    ),
-    _capex_item("network_capex_idr", "Jaringan", "Network", "Switches, NICs, cabling.", 0, "Buku, TCO: jaringan"),
-    _capex_item(
-        "storage_capex_idr",
-        "Penyimpanan",
-        "Storage",
-        "NVMe for models and logs.",
-        0,
-        "Buku, TCO: NVMe Gen4 4 TB Rp 4–6 juta",
+        expr=R("gpu_unit_idr") * R("bought_gpus"),
     ),
     _capex_item(
         "cooling_capex_idr",
@@ -137,14 +112,6 @@ CAPEX = (
         "Precision AC, liquid cooling.",
         0,
         "Buku, TCO: precision AC Rp 80–150 juta per unit",
-    ),
-    _capex_item(
-        "setup_capex_idr",
-        "Instalasi dan setup",
-        "Installation and setup",
-        "Racking, wiring, setup work.",
-        0,
-        "Buku, TCO: instalasi",
     ),
     Quantity(
         "other_capex_idr",
@@ -227,22 +194,6 @@ CAPEX = (
             ),
             R("year_days"),
         ),
-    ),
-    Quantity(
-        "maintenance_idr_per_year",
-        "Pemeliharaan per tahun",
-        "Maintenance per year",
-        "Spare parts, service, warranty.",
-        "Buku, Bab 16.1: RTX 4090 Rp 500.000/tahun",
-        default=500_000,
-    ),
-    Quantity(
-        "staff_idr_per_month",
-        "Porsi biaya SDM per bulan",
-        "Staff cost share per month",
-        "Share of engineers' cost for running the system (all deployment modes).",
-        "Buku, studi kasus: SDM Rp 30 juta/bulan",
-        default=0,
     ),
     Quantity(
         "maintenance_idr_per_day",

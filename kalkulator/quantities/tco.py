@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import IF, IFERROR, INDEX, MATCH, MAX, MIN, Col, R, safe_div
+from kalkulator.expr import IF, IFERROR, INDEX, MATCH, MAX, MIN, ROUND, ROUNDUP, Col, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_COLO_POWER = "Buku, Bab colocation: paket termasuk daya sampai batas kW-nya; kelebihan dibayar per kWh"
@@ -62,9 +62,14 @@ QUANTITIES = (
         "colocation_name",
         "Paket colocation",
         "Colocation plan",
-        "Rack space rented for your own server.",
-        "Katalog Harga: hosting",
-        default="Book colocation 4x A100",
+        "Rack space rented for your own servers, from the deployment profile (choose another as a manual value).",
+        "Katalog Harga: hosting; profil penempatan",
+        expr=IF(
+            R("deployment_row") > 0,
+            INDEX(Col("deployment", "colocation_name"), R("deployment_row")),
+            "Book colocation 4x A100",
+        ),
+        overridable=True,
         choices=("hosting", "name"),
     ),
     row_of("hosting", "colocation_name", "Baris colocation", "Colocation row"),
@@ -88,9 +93,15 @@ QUANTITIES = (
         "colocation_plans_ratio",
         "Paket yang dipakai armada",
         "Plans the fleet takes",
-        "Fleet GPUs ÷ the GPUs a plan is sized for (fractions of a plan allowed); 1 for a fixed slot.",
-        BOOK_TCO,
-        expr=IF(R("colocation_plan_gpus") > 0, R("gpus_needed") / R("colocation_plan_gpus"), 1),
+        "The fewest whole plans whose included kW covers the fleet's power at load (the data centre's cooling "
+        "is in the rent): ROUNDUP(power at load ÷ plan kW); for a plan without power, fleet GPUs ÷ the plan's "
+        "GPUs (1 for a fixed slot).",
+        BOOK_COLO_POWER,
+        expr=IF(
+            R("colocation_plan_kw") > 0,
+            MAX(1, ROUNDUP(ROUND(R("system_power_w") / 1000 / R("colocation_plan_kw"), 9), 0)),
+            IF(R("colocation_plan_gpus") > 0, R("bought_gpus") / R("colocation_plan_gpus"), 1),
+        ),
     ),
     Quantity(
         "colocation_idr_per_month",
