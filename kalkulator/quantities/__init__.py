@@ -2,6 +2,7 @@
 
 from kalkulator.quantities import (
     answers,
+    api,
     breakeven,
     capacity,
     checks,
@@ -9,6 +10,7 @@ from kalkulator.quantities import (
     deployment,
     energy,
     finetune,
+    hybrid,
     inputs,
     measured,
     memory,
@@ -33,8 +35,11 @@ _FORMULAS: tuple[Quantity, ...] = (
     *speculative.QUANTITIES,
     *energy.QUANTITIES,
     *cost.QUANTITIES,
+    *api.QUANTITIES,
     *tco.QUANTITIES,
     *breakeven.QUANTITIES,
+    *api.PREMIUM_MONEY,
+    *hybrid.QUANTITIES,
     *session.QUANTITIES,
     *measured.QUANTITIES,
 )

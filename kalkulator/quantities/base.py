@@ -186,12 +186,14 @@ def lookup(
     doc: str,
     fallback: float | str = 0,
     instead: tuple[Node, str] | None = None,
+    row_name: str | None = None,
 ) -> Quantity:
     """A value read from the chosen catalog row (`fallback` when none is chosen); a yellow cell can replace it.
 
     `instead` = (condition, other column): read the other column of the same row when the condition holds.
+    `row_name`: the row quantity to read (default `<table>_row`), for a second choice from the same table.
     """
-    row = R(f"{table}_row")
+    row = R(row_name or f"{table}_row")
     value: Node = INDEX(Col(table, column), row)
     if instead is not None:
         value = IF(instead[0], INDEX(Col(table, instead[1]), row), value)

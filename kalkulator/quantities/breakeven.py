@@ -232,28 +232,12 @@ QUANTITIES = (
         ),
     ),
     Quantity(
-        "hybrid_api_share_frac",
-        "Porsi lalu lintas ke API (hybrid)",
-        "Traffic share sent to the API (hybrid)",
-        "Peak traffic the hybrid setup sends to the API; the rest runs on-premise.",
-        "Buku, Bab hybrid: baseline:burst 70:30",
-        default=0.3,
-    ),
-    Quantity(
         "onprem_cost_idr_per_month",
         "Biaya on-premise per bulan (dengan penyusutan)",
         "On-premise cost per month (with depreciation)",
         "Depreciation per month + opex per month.",
         BOOK_BE,
         expr=R("depreciation_idr_per_day") * R("month_days") + R("onprem_opex_idr_per_month"),
-    ),
-    Quantity(
-        "hybrid_cost_idr_per_month",
-        "Biaya hybrid per bulan",
-        "Hybrid cost per month",
-        "On-premise cost per month + the API share of the demand at API prices.",
-        "Buku, Bab hybrid",
-        expr=R("onprem_cost_idr_per_month") + R("api_cost_idr_per_month") * R("hybrid_api_share_frac"),
     ),
     Quantity(
         "elapsed_months",

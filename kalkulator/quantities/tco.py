@@ -163,6 +163,14 @@ QUANTITIES = (
         + R("staff_idr_per_month"),
     ),
     Quantity(
+        "colocation_cost_idr_per_month",
+        "Biaya colocation per bulan (dengan penyusutan)",
+        "Colocation cost per month (with depreciation)",
+        "Depreciation per month + colocation opex per month.",
+        BOOK_TCO,
+        expr=R("depreciation_idr_per_day") * R("month_days") + R("colocation_opex_idr_per_month"),
+    ),
+    Quantity(
         "tco_colocation_idr",
         "TCO colocation",
         "Colocation TCO",
