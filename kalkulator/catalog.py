@@ -881,12 +881,8 @@ def _api_list_price(row: dict) -> float:
 
 
 def _names_exist(tables: dict[str, Table], folder: Path) -> list[str]:
-    """A deployment's tariff and colocation plan, and a board's GPU, must be rows of their catalogs."""
-    wanted = (
-        ("deployment", "tariff_name", "tariff"),
-        ("deployment", "colocation_name", "hosting"),
-        ("board", "gpu", "gpu"),
-    )
+    """A deployment's tariff and colocation plan must be rows of their catalogs."""
+    wanted = (("deployment", "tariff_name", "tariff"), ("deployment", "colocation_name", "hosting"))
     errors = []
     for key, column, other in wanted:
         names = {n.lower() for n in tables[other].names}

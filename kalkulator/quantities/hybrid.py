@@ -60,7 +60,7 @@ QUANTITIES = (
         "Base fleet GPUs (hybrid)",
         "Fleet GPUs × the base share, rounded up to whole replicas.",
         BOOK_HYBRID,
-        expr=ROUNDUP(ROUND(R("gpus_needed") * R("hybrid_base_frac") / R("n_gpus"), 9), 0) * R("n_gpus"),
+        expr=ROUNDUP(ROUND(safe_div(R("gpus_needed") * R("hybrid_base_frac"), R("n_gpus")), 9), 0) * R("n_gpus"),
     ),
     Quantity(
         "hybrid_fleet_frac",
