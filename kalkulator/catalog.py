@@ -467,7 +467,7 @@ HOSTING = Schema(
     "Colocation and dedicated servers",
 )
 
-COOLING_TYPES = ("none", "office-ac", "data-centre", "precision-ac", "liquid", "immersion")
+COOLING_TYPES = ("data-centre", "precision-ac", "liquid", "immersion", "office-ac", "none")
 
 DEPLOYMENT = Schema(
     "deployment",
