@@ -853,8 +853,10 @@ def load_table(schema: Schema, folder: Path) -> Table:
     return Table(schema, tuple(rows), tuple(lines))
 
 
-def _cheapest_first(table: Table, folder: Path, group: str, price: Callable[[dict], float | None]) -> list[str]:
-    """The workbook picks a GPU's first offer (MATCH), so each GPU's cheapest offer must come first in the file."""
+def _cheapest_first(
+    table: Table, folder: Path, group: str, price: Callable[[dict], float | None], per: str = "per GPU"
+) -> list[str]:
+    """The workbook picks a GPU's (a model's) first offer by MATCH, so the cheapest must come first in the file."""
     first: dict[str, tuple[float, str]] = {}
     errors = []
     for line, row in zip(table.lines, table.rows, strict=True):
@@ -865,8 +867,8 @@ def _cheapest_first(table: Table, folder: Path, group: str, price: Callable[[dic
             first[key] = (value, row["name"])
         elif value < first[key][0]:
             errors.append(
-                f"{folder / table.schema.file}:{line}:name: {row['name']!r} is cheaper per GPU than "
-                f"{first[key][1]!r} listed before it for {key}; list each GPU's cheapest offer first"
+                f"{folder / table.schema.file}:{line}:name: {row['name']!r} is cheaper {per} than "
+                f"{first[key][1]!r} listed before it for {key}; list each {group.replace('gpu', 'GPU')}'s cheapest offer first"
             )
     return errors
 
@@ -919,7 +921,7 @@ def load_catalog(folder: Path | None = None) -> Catalog:
         errors += _cheapest_first(tables["cloud"], folder, "gpu", _per_gpu("usd_per_hour"))
         errors += _cheapest_first(tables["cloud"], folder, "gpu", _per_gpu("idr_per_hour"))
         errors += _cheapest_first(tables["hosting"], folder, "gpu", _per_gpu("idr_per_month"))
-        errors += _cheapest_first(tables["api"], folder, "model", _api_list_price)
+        errors += _cheapest_first(tables["api"], folder, "model", _api_list_price, "(input + output)")
         errors += _names_exist(tables, folder)
         from kalkulator.quantities.domains import catalog_problems  # the quantities' domains, one table
 
