@@ -866,9 +866,10 @@ def _cheapest_first(
         if key not in first:
             first[key] = (value, row["name"])
         elif value < first[key][0]:
+            kind = group.replace("gpu", "GPU")
             errors.append(
                 f"{folder / table.schema.file}:{line}:name: {row['name']!r} is cheaper {per} than "
-                f"{first[key][1]!r} listed before it for {key}; list each {group.replace('gpu', 'GPU')}'s cheapest offer first"
+                f"{first[key][1]!r} listed before it for {key}; list each {kind}'s cheapest offer first"
             )
     return errors
 
