@@ -67,9 +67,10 @@ QUANTITIES = (
         "api_cost_idr_per_month",
         "Biaya API per bulan",
         "API cost per month",
-        "Demand tokens per month ÷ 1M × API cost per 1M tokens.",
+        "Demand tokens per month ÷ 1M × API cost per 1M tokens. Type an invoice to use it instead.",
         BOOK_BE,
         expr=R("demand_tokens_per_month") / 1e6 * R("api_cost_idr_per_1m_tokens"),
+        overridable=True,
     ),
     Quantity(
         "saving_idr_per_month",

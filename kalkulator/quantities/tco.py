@@ -44,9 +44,10 @@ QUANTITIES = (
         "onprem_opex_idr_per_month",
         "Opex on-premise per bulan",
         "On-premise opex per month",
-        "Electricity (× PUE) + maintenance + staff.",
+        "Electricity (× PUE) + maintenance + staff. Type a budget figure to use it instead.",
         BOOK_TCO,
         expr=R("electricity_idr_per_month") + R("maintenance_idr_per_year") / 12 + R("staff_idr_per_month"),
+        overridable=True,
     ),
     Quantity(
         "tco_idr",
