@@ -10,6 +10,7 @@ from kalkulator.quantities import (
     deployment,
     energy,
     finetune,
+    freshness,
     hybrid,
     inputs,
     measured,
@@ -40,6 +41,7 @@ _FORMULAS: tuple[Quantity, ...] = (
     *breakeven.QUANTITIES,
     *api.PREMIUM_MONEY,
     *hybrid.QUANTITIES,
+    *freshness.QUANTITIES,
     *session.QUANTITIES,
     *measured.QUANTITIES,
 )
