@@ -113,7 +113,7 @@ def test_staff_counts_the_same_in_cloud_tco_cumulative_and_cost_per_token(calc):
     [
         ({"cpu_offload_frac": 70}, " cpu_offload_frac"),  # meant 0.70 (a typed duty cycle is checked where typed)
         ({"residual_pct": 150}, " residual_pct"),
-        ({"idle_power_frac": -0.1}, " idle_power_frac"),  # prefix_cache_hit_frac is a preset value now
+        ({"host_idle_power_frac": -0.1}, " host_idle_power_frac"),  # prefix_cache_hit_frac is a preset value now
         # every offender, in order (a typed PUE replaces a formula: the CLI and data validation check it)
         (
             {"n_gpus": 2.5, "lifetime_years": 0, "server_residual_pct": 150},

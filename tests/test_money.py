@@ -194,22 +194,6 @@ def test_dedicated_rent_follows_the_gpu(calc):
     assert other["answer_tco_dedicated_idr"] == "no dedicated rent"
 
 
-def test_hybrid_cost(calc):
-    # Book's hybrid split 70:30: on-premise fixed cost + 30 % of the demand at API prices.
-    out = calc(
-        hardware_capex_idr=120e6,
-        gpu_capex_share_frac=1,
-        residual_pct=0,
-        lifetime_years=3,
-        year_days=360,
-        onprem_opex_idr_per_month=5e6,
-        api_cost_idr_per_month=40e6,
-        hybrid_api_share_frac=0.3,
-    )
-    assert out["onprem_cost_idr_per_month"] == pytest.approx(120e6 / 1080 * 30 + 5e6, rel=1e-12)
-    assert out["hybrid_cost_idr_per_month"] == pytest.approx(120e6 / 1080 * 30 + 5e6 + 0.3 * 40e6, rel=1e-12)
-
-
 def test_measured_speed_flows_into_money_chain_via_cli():
     # A measured serving capacity on a fixed fleet of one GPU whose demand exceeds it: twice the capacity serves
     # twice the tokens at half the cost per token; a measured decode speed sets TPOT.

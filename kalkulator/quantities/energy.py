@@ -85,13 +85,44 @@ QUANTITIES = (
         overridable=True,
     ),
     Quantity(
+        "gpu_idle_power_frac",
+        "Daya idle GPU (porsi TDP)",
+        "GPU idle power (share of TDP)",
+        "Power a GPU draws between requests with the model loaded, as a share of its TDP, by class: GeForce "
+        "drops to its idle state (0.07), workstation cards idle at P2 (0.27), data-centre cards stay at P0 with "
+        "the model in memory (0.18); 0.3 otherwise. Measure with nvidia-smi and type it.",
+        "RTX 3080 22 W / 320 W idle (NVIDIA/open-gpu-kernel-modules issue #314); RTX A4000 38 W / 140 W at P2 "
+        "idle under TGI (huggingface/text-generation-inference issue #946); V100-SXM2 53 W / 300 W at P0, 0 % "
+        "use, model loaded (zai-org/GLM-130B issue #32)",
+        expr=IF(
+            EQ(R("gpu_segment_type"), "consumer"),
+            0.07,
+            IF(EQ(R("gpu_segment_type"), "workstation"), 0.27, IF(EQ(R("gpu_segment_type"), "datacenter"), 0.18, 0.3)),
+        ),
+        overridable=True,
+    ),
+    Quantity(
+        "host_idle_power_frac",
+        "Daya idle host (porsi daya beban)",
+        "Host idle power (share of load power)",
+        "Power the rest of a server (CPUs, memory, fans, disks) draws while idle, as a share of its load power.",
+        "Assumption: servers idle at roughly a third of load power; measure with a wall meter",
+        default=0.3,
+    ),
+    Quantity(
         "idle_power_frac",
         "Daya idle (porsi daya beban)",
         "Idle power (share of load power)",
-        "Power drawn while idle as a share of load power; 1 = always at full load.",
-        "Assumption: GPU servers idle at roughly a quarter to a third of load power; measure with nvidia-smi "
-        "and a wall meter",
-        default=0.3,
+        "Idle power of the fleet ÷ its power at load: (GPU TDP × GPUs × GPU idle share + host power × servers × "
+        "host idle share) ÷ (GPU TDP × GPUs + host power × servers). Type a measured share to use it instead.",
+        "Bobot daya GPU dan host",
+        expr=safe_div(
+            R("gpu_tdp_w") * R("bought_gpus") * R("gpu_idle_power_frac")
+            + R("host_power_w") * R("servers_needed") * R("host_idle_power_frac"),
+            R("gpu_tdp_w") * R("bought_gpus") + R("host_power_w") * R("servers_needed"),
+            R("host_idle_power_frac"),
+        ),
+        overridable=True,
     ),
     Quantity(
         "average_power_w",
