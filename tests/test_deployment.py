@@ -202,3 +202,13 @@ def test_api_catalog_lists_each_models_cheapest_api_first(catalog_copy):
     with pytest.raises(CatalogError) as err:
         load_catalog(catalog_copy)
     assert any("api_prices.csv:4:name: 'DeepInfra Llama-3.1-8B Turbo' is cheaper" in m for m in err.value.messages)
+
+
+def test_idle_power_weighs_the_gpu_class_and_the_host(calc):
+    # RTX 4090 (GeForce: idles at 7 % of its 450 W TDP) in a workstation (150 W host idling at 30 %).
+    out = calc(gpu_name="RTX 4090 24GB", gpus_needed=1)
+    assert out["gpu_idle_power_frac"] == 0.07
+    assert out["idle_power_frac"] == pytest.approx((450 * 0.07 + 150 * 0.3) / (450 + 150), rel=1e-12)
+    # H100 SXM (data centre: stays at P0, 18 % of 700 W) on an HGX node of 8 with a 4,600 W host.
+    hgx = calc(gpu_name="H100 SXM 80GB", gpus_needed=8)
+    assert hgx["idle_power_frac"] == pytest.approx((8 * 700 * 0.18 + 4600 * 0.3) / (8 * 700 + 4600), rel=1e-12)
