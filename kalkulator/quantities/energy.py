@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import EQ, IF, INDEX, MAX, MIN, Col, Node, R, lift, safe_div
+from kalkulator.expr import EQ, IF, MAX, MIN, Node, R, lift, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_POWER = "Buku, Bab 16.1: kWh = W × 24 jam ÷ 1000; Rp = kWh × tarif"
@@ -26,18 +26,14 @@ def _pue_of_cooling() -> Node:
 
 
 QUANTITIES = (
-    Quantity(
+    lookup(
+        "tariff_name",
+        "deployment",
         "tariff_name",
         "Tarif listrik",
         "Electricity tariff",
         "PLN tariff group or data-centre power rate, from the deployment profile (choose another as a manual value).",
-        "Katalog Harga: tarif; profil penempatan",
-        expr=IF(
-            R("deployment_row") > 0,
-            INDEX(Col("deployment", "tariff_name"), R("deployment_row")),
-            "PLN B-2/TR 6600VA-200kVA",
-        ),
-        overridable=True,
+        fallback="PLN B-2/TR 6600VA-200kVA",
         choices=("tariff", "name"),
     ),
     row_of("tariff", "tariff_name", "Baris tarif", "Tariff row"),
@@ -132,17 +128,16 @@ QUANTITIES = (
         BOOK_POWER,
         expr=R("system_power_w") * (R("duty_cycle_frac") + (1 - R("duty_cycle_frac")) * R("idle_power_frac")),
     ),
-    Quantity(
+    lookup(
+        "cooling_type",
+        "deployment",
         "cooling_type",
         "Jenis pendinginan",
         "Cooling type",
         "How the room is cooled, from the deployment profile; sets the PUE unless one is typed. data-centre 1.3 "
         "(the book's default), none 1.0 (a workstation in a room cooled for people), precision-ac 1.6, liquid "
         "(direct-to-chip) 1.2, immersion 1.1, office-ac 2.0.",
-        BOOK_COOLING,
-        expr=IF(R("deployment_row") > 0, INDEX(Col("deployment", "cooling_type"), R("deployment_row")), "data-centre"),
-        overridable=True,
-        catalog_column=("deployment", "cooling_type"),
+        fallback="data-centre",
     ),
     Quantity(
         "pue",

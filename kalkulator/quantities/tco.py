@@ -59,18 +59,14 @@ QUANTITIES = (
         - R("book_value_end_idr")
         + R("onprem_opex_idr_per_month") * 12 * R("horizon_years"),
     ),
-    Quantity(
+    lookup(
+        "colocation_name",
+        "deployment",
         "colocation_name",
         "Paket colocation",
         "Colocation plan",
         "Rack space rented for your own servers, from the deployment profile (choose another as a manual value).",
-        "Katalog Harga: hosting; profil penempatan",
-        expr=IF(
-            R("deployment_row") > 0,
-            INDEX(Col("deployment", "colocation_name"), R("deployment_row")),
-            "Book colocation 4x A100",
-        ),
-        overridable=True,
+        fallback="Book colocation 4x A100",
         choices=("hosting", "name"),
     ),
     row_of("hosting", "colocation_name", "Baris colocation", "Colocation row"),
