@@ -139,6 +139,7 @@ FIELD_LABELS: dict[str, tuple[str, str]] = {
     "hosting.gpus": ("GPU dalam paket", "GPUs in the plan"),
     "kw_included": ("Daya termasuk (kW)", "Power included (kW)"),
     "api.model": ("Model yang dilayani", "Model served"),
+    "family_class": ("Keluarga|kelas ukuran", "Family|size class"),
     "batch_discount_frac": ("Diskon batch (0–1)", "Batch discount (0–1)"),
     "board.gpus": ("GPU per board", "GPUs per board"),
     "board.price_usd": ("Harga board (USD)", "Board price (USD)"),
@@ -430,6 +431,12 @@ API = Schema(
         _text("name"),
         _text("provider"),
         _text("model", "the model the row serves: a catalog model name for open models, else the provider's model"),
+        _text(
+            "family_class",
+            "catalog family|size class of that model (small ≤ 15 B, medium ≤ 40 B, large ≤ 150 B, frontier), "
+            "blank for closed models",
+            required=False,
+        ),
         _num("input_usd_per_1m", positive=True),
         _num("output_usd_per_1m", positive=True),
         _num(
@@ -923,6 +930,7 @@ def load_catalog(folder: Path | None = None) -> Catalog:
         errors += _cheapest_first(tables["cloud"], folder, "gpu", _per_gpu("idr_per_hour"))
         errors += _cheapest_first(tables["hosting"], folder, "gpu", _per_gpu("idr_per_month"))
         errors += _cheapest_first(tables["api"], folder, "model", _api_list_price, "(input + output)")
+        errors += _cheapest_first(tables["api"], folder, "family_class", _api_list_price, "(input + output)")
         errors += _names_exist(tables, folder)
         from kalkulator.quantities.domains import catalog_problems  # the quantities' domains, one table
 

@@ -212,3 +212,32 @@ def test_idle_power_weighs_the_gpu_class_and_the_host(calc):
     # H100 SXM (data centre: stays at P0, 18 % of 700 W) on an HGX node of 8 with a 4,600 W host.
     hgx = calc(gpu_name="H100 SXM 80GB", gpus_needed=8)
     assert hgx["idle_power_frac"] == pytest.approx((8 * 700 * 0.18 + 4600 * 0.3) / (8 * 700 + 4600), rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("model", "api"),
+    [
+        ("Gemma-3-1B", "DeepInfra Gemma-3-4B"),  # no API serves the 1B: the cheapest small Gemma 3
+        ("Llama-3.2-1B", "DeepInfra Llama-3.2-3B"),  # 1.24 B and 3.21 B are both "small" (≤ 15 B)
+        ("Qwen3-8B", "OpenAI GPT-4o mini"),  # the only Qwen3 API serves the 32B ("medium"): the premium API
+    ],
+)
+def test_without_the_same_model_the_api_follows_family_and_size(calc, model, api):
+    out = calc(model_name=model)
+    assert out["api_name"] == api and out["api_same_model_flag"] is False
+
+
+def test_profile_naming_an_unknown_tariff_is_a_catalog_error(catalog_copy):
+    path = catalog_copy / "deployments.csv"
+    text = path.read_text(encoding="utf-8").replace("PLN B-2/TR 6600VA-200kVA", "PLN B-9", 1)
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CatalogError) as err:
+        load_catalog(catalog_copy)
+    assert f"{path}:2:tariff_name: 'PLN B-9' is not a name in tariffs.csv" in err.value.messages
+
+
+def test_the_profile_is_a_dropdown_in_the_workbook(built_id):
+    # The profile is a formula (it follows the GPU); its yellow manual cell offers the catalog's profiles.
+    layout = built_id.layout
+    sheet, coord = layout.inputs["deployment_name__set"]
+    assert (sheet, coord, "tbl_deployment_name") in layout.list_validations

@@ -5,7 +5,7 @@ Both chains are one definition (`api_chain`) used twice with a name prefix, like
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, EQ, IF, IFERROR, INDEX, MATCH, Col, Msg, R, safe_div
+from kalkulator.expr import AND, EQ, IF, IFERROR, INDEX, JOIN, MATCH, Col, Msg, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_API = "Buku, Bab harga API Indonesia: USD × kurs + PPN 11 % + PPh 22"
@@ -83,6 +83,27 @@ def api_chain(prefix: str, what_en: str) -> tuple[Quantity, ...]:
 
 QUANTITIES = (
     Quantity(
+        "model_family_text",
+        "Keluarga model",
+        "Model family",
+        "The chosen model's family, from the model catalog (blank for a model described by its numbers).",
+        "Katalog model: kolom family",
+        expr=IF(R("model_row") > 0, INDEX(Col("model", "family"), R("model_row")), ""),
+        overridable=True,
+    ),
+    Quantity(
+        "model_size_class_text",
+        "Kelas ukuran model",
+        "Model size class",
+        "small up to 15 B parameters, medium up to 40 B, large up to 150 B, frontier above.",
+        "Kelas ukuran untuk mencari API pengganti (model dalam keluarga yang sama)",
+        expr=IF(
+            R("model_params_b") <= 15,
+            "small",
+            IF(R("model_params_b") <= 40, "medium", IF(R("model_params_b") <= 150, "large", "frontier")),
+        ),
+    ),
+    Quantity(
         "premium_api_name",
         "API premium pembanding",
         "Premium API to compare",
@@ -98,9 +119,19 @@ QUANTITIES = (
         "API pembanding (model yang sama)",
         "API to compare (same model)",
         "The cheapest API in the catalog serving the chosen model (the catalog lists each model's cheapest API "
-        "first, by input + output price); the premium API when none serves it. Choose another as a manual value.",
-        "Katalog Harga: API (kolom model)",
-        expr=IFERROR(INDEX(Col("api", "name"), MATCH(R("model_name"), Col("api", "model"))), R("premium_api_name")),
+        "first, by input + output price); else the cheapest serving a model of the same family and size class; "
+        "else the premium API. Choose another as a manual value.",
+        "Katalog Harga: API (kolom model, family_class)",
+        expr=IFERROR(
+            INDEX(Col("api", "name"), MATCH(R("model_name"), Col("api", "model"))),
+            IFERROR(
+                INDEX(
+                    Col("api", "name"),
+                    MATCH(JOIN(R("model_family_text"), "|", R("model_size_class_text")), Col("api", "family_class")),
+                ),
+                R("premium_api_name"),
+            ),
+        ),
         overridable=True,
         choices=("api", "name"),
     ),
