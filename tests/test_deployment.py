@@ -241,3 +241,22 @@ def test_the_profile_is_a_dropdown_in_the_workbook(built_id):
     layout = built_id.layout
     sheet, coord = layout.inputs["deployment_name__set"]
     assert (sheet, coord, "tbl_deployment_name") in layout.list_validations
+
+
+def test_prices_older_than_the_cutoff_are_named_in_the_status(calc):
+    # RTX 5090 street price dated 2025-07-01, before the 2025-12-01 cut-off (12 months before the catalog review).
+    old = calc(gpu_name="RTX 5090 32GB")
+    assert old["gpu_price_as_of_text"] == "2025-07-01"
+    assert old["status_text"] == "Catalog prices older than 12 months, check them (see the Name column): gpu_price_usd"
+    assert old["answer_cost_idr_per_1m_tokens"] == old["cost_idr_per_1m_tokens"]  # a warning, the money stands
+    assert calc(gpu_name="RTX 5090 32GB", prices_stale_before_text="2025-01-01")["status_text"] == "OK"
+
+
+def test_hitung_answer_block_names_the_profile_and_the_apis():
+    args = ["hitung", "--model", "Llama-3.3-70B", "--gpu", "H100 SXM 80GB", "--quant", "FP8", "--set", "gpus_needed=14"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    lines = {line.split("  ")[1].strip(): line for line in result.stdout.splitlines() if line.startswith("  ")}
+    assert "HGX/DGX" in lines["Deployment profile"]
+    assert "DeepInfra Llama-3.3-70B Turbo" in lines["API to compare (same model)"]
+    assert "OpenAI GPT-4o" in lines["Premium API to compare"]

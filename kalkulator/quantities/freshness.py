@@ -5,7 +5,7 @@ A price older than the cut-off (12 months before the catalog review; move it for
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, IF, INDEX, JOIN, NE, Col, R
+from kalkulator.expr import AND, IF, INDEX, JOIN, NE, Col, Node, R
 from kalkulator.quantities.base import Quantity
 
 REVIEW = "Catalog review of 2026-12-01: prices dated before 2025-12-01 are more than 12 months old"
@@ -22,7 +22,7 @@ def _as_of(name: str, table: str, row: str, what: str) -> Quantity:
     )
 
 
-def _stale(date: str, label: str) -> object:
+def _stale(date: str, label: str) -> Node:
     return IF(AND(NE(R(date), ""), R(date) < R("prices_stale_before_text")), f" {label}", "")
 
 

@@ -7,18 +7,18 @@ goes to the cheaper of the API and cloud GPUs rented for those hours.
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, IF, MAX, MIN, ROUND, ROUNDUP, Msg, R, safe_div
+from kalkulator.expr import AND, IF, MAX, MIN, ROUND, ROUNDUP, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
 
 BOOK_HYBRID = "Buku, Bab 17 studi kasus retail: baseline on-premise + API burst untuk beban puncak"
 SHAPE = "Dua tingkat beban: puncak selama jam puncak, sisanya tingkat yang menjaga rata-rata jam aktif"
 
 
-def _peak() -> object:
+def _peak() -> Node:
     return MAX(1, R("peak_to_average_ratio"))
 
 
-def _peak_hours() -> object:
+def _peak_hours() -> Node:
     return MIN(R("peak_hours_per_day"), R("active_hours_per_day"))
 
 
