@@ -82,14 +82,15 @@ def api_chain(prefix: str, what_en: str) -> tuple[Quantity, ...]:
 
 
 QUANTITIES = (
-    Quantity(
+    lookup(
         "model_family_text",
+        "model",
+        "family",
         "Keluarga model",
         "Model family",
         "The chosen model's family, from the model catalog (blank for a model described by its numbers).",
-        "Katalog model: kolom family",
-        expr=IF(R("model_row") > 0, INDEX(Col("model", "family"), R("model_row")), ""),
-        overridable=True,
+        fallback="",
+        demanded=False,
     ),
     Quantity(
         "model_size_class_text",

@@ -31,15 +31,16 @@ def _per_server(name: str, column: str, label_id: str, label_en: str, doc: str) 
 
 
 QUANTITIES = (
-    Quantity(
+    lookup(
         "gpu_segment_type",
+        "gpu",
+        "segment",
         "Segmen GPU",
         "GPU segment",
         "consumer, workstation, datacenter, apple or cpu, from the GPU catalog (datacenter for a GPU described by "
         "its numbers).",
-        "Katalog GPU: kolom segment",
-        expr=IF(R("gpu_row") > 0, INDEX(Col("gpu", "segment"), R("gpu_row")), "datacenter"),
-        overridable=True,
+        fallback="datacenter",
+        demanded=False,
     ),
     Quantity(
         "board_row",
