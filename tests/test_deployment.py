@@ -260,3 +260,14 @@ def test_hitung_answer_block_names_the_profile_and_the_apis():
     assert "HGX/DGX" in lines["Deployment profile"]
     assert "DeepInfra Llama-3.3-70B Turbo" in lines["API to compare (same model)"]
     assert "OpenAI GPT-4o" in lines["Premium API to compare"]
+
+
+def test_consumer_cards_carry_what_a_buyer_pays(calc):
+    # RTX 4090 (book L1330–1336, corrected): $1,600 × Rp 16,200 + PPN + Rp 10–15 juta margin = Rp 38.8–43.8 juta.
+    low, high = 1600 * 16_200 * 1.11 + 10e6, 1600 * 16_200 * 1.11 + 15e6
+    assert (round(low / 1e6, 1), round(high / 1e6, 1)) == (38.8, 43.8)
+    assert low <= calc(gpu_name="RTX 4090 24GB")["gpu_unit_idr"] <= high
+    # A used RTX 3090 (book L1216): Rp 15 juta, within Rp 1,000 after the dollar rounding.
+    assert calc(gpu_name="RTX 3090 24GB")["gpu_unit_idr"] == pytest.approx(15_000_000, abs=1_000)
+    # An H100 SXM is priced as an eighth of its 8-GPU HGX board ($240,000).
+    assert calc(gpu_name="H100 SXM 80GB")["gpu_price_usd"] == 240_000 / 8
