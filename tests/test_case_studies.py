@@ -57,6 +57,8 @@ def test_bandung_startup(calc, cases):
 def test_retail_chain(calc, cases):
     retail = cases[1]
     out = calc(**retail, elapsed_months=36)
+    # 4 cards in one 8-slot rack server in colocation, as the book prices it (not two desk-side PCs).
+    assert out["deployment_name"] == "server rak" and out["servers_needed"] == 1
     # The book's API bill Rp 5.6 juta/month × 36 = Rp 201.6 juta over three years (the book says 242).
     assert out["api_cumulative_idr"] == pytest.approx(5.6e6 * 36, rel=1e-12)
     assert out["breakeven_months"] == NO_BREAKEVEN  # cheap models: the API wins for three years
