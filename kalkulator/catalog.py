@@ -140,6 +140,24 @@ FIELD_LABELS: dict[str, tuple[str, str]] = {
     "idr_per_month": ("Rp/bulan", "Rp/month"),
     "hosting.gpus": ("GPU dalam paket", "GPUs in the plan"),
     "kw_included": ("Daya termasuk (kW)", "Power included (kW)"),
+    "api.model": ("Model yang dilayani", "Model served"),
+    "family_class": ("Keluarga|kelas ukuran", "Family|size class"),
+    "batch_discount_frac": ("Diskon batch (0–1)", "Batch discount (0–1)"),
+    "board.gpus": ("GPU per board", "GPUs per board"),
+    "board.price_usd": ("Harga board (USD)", "Board price (USD)"),
+    "deployment.gpus_per_server": ("GPU per server", "GPUs per server"),
+    "deployment.whole_servers": ("Beli per server utuh (0/1)", "Bought in whole servers (0/1)"),
+    "deployment.server_capex_idr": ("Platform per server tanpa GPU (Rp)", "Platform per server without GPUs (Rp)"),
+    "deployment.host_power_w": ("Daya host per server (W)", "Host power per server (W)"),
+    "deployment.network_capex_idr": ("Jaringan per server (Rp)", "Network per server (Rp)"),
+    "deployment.storage_capex_idr": ("Penyimpanan per server (Rp)", "Storage per server (Rp)"),
+    "deployment.setup_capex_idr": ("Instalasi per server (Rp)", "Installation per server (Rp)"),
+    "deployment.maintenance_frac": ("Pemeliharaan per tahun (porsi capex)", "Maintenance per year (share of capex)"),
+    "deployment.staff_fte_per_server": ("SDM per server (FTE)", "Staff per server (FTE)"),
+    "deployment.staff_salary_idr_per_month": ("Gaji per FTE per bulan (Rp)", "Salary per FTE per month (Rp)"),
+    "deployment.cooling_type": ("Pendinginan", "Cooling"),
+    "deployment.tariff_name": ("Tarif listrik", "Electricity tariff"),
+    "deployment.colocation_name": ("Paket colocation", "Colocation plan"),
     "workload.text_prompt_tokens": ("Token teks baru per permintaan/langkah", "New text tokens per request/step"),
     "workload.output_tokens": ("Token output", "Output tokens"),
     "workload.prefix_cache_hit_frac": ("Porsi dari prefix cache (0–1)", "Share from the prefix cache (0–1)"),
@@ -433,6 +451,13 @@ API = Schema(
     (
         _text("name"),
         _text("provider"),
+        _text("model", "the model the row serves: a catalog model name for open models, else the provider's model"),
+        _text(
+            "family_class",
+            "catalog family|size class of that model (small ≤ 15 B, medium ≤ 40 B, large ≤ 150 B, frontier), "
+            "blank for closed models",
+            required=False,
+        ),
         _num("input_usd_per_1m", positive=True),
         _num("output_usd_per_1m", positive=True),
         _num(
@@ -440,6 +465,13 @@ API = Schema(
             "price of prompt tokens read from the provider's cache",
             required=False,
             positive=True,
+        ),
+        _num(
+            "batch_discount_frac",
+            "discount of the provider's batch API (blank = no batch API)",
+            required=False,
+            low=0,
+            high=1,
         ),
         *_SOURCE,
     ),
@@ -461,6 +493,51 @@ HOSTING = Schema(
     ),
     "Colocation dan dedicated",
     "Colocation and dedicated servers",
+)
+
+COOLING_TYPES = ("data-centre", "precision-ac", "liquid", "immersion", "office-ac", "none")
+
+DEPLOYMENT = Schema(
+    "deployment",
+    "deployments.csv",
+    (
+        _text("name"),
+        _int("gpus_per_server", "GPUs one server (or board) holds", positive=True),
+        _int("whole_servers", "1 = GPUs are bought only in whole servers or boards (SXM: HGX/DGX)", low=0, high=1),
+        _num("server_capex_idr", "platform of one server without its GPUs: CPUs, memory, board, PSUs, chassis", low=0),
+        _num("host_power_w", "power of one server besides its GPUs, at load", low=0),
+        _num("network_capex_idr", "NICs, switch ports and cabling per server", low=0),
+        _num("storage_capex_idr", "NVMe (RAID) per server", low=0),
+        _num("setup_capex_idr", "racking, wiring and installation per server", low=0),
+        _num(
+            "maintenance_frac",
+            "spare parts, support contract and repairs per year, as a share of the capex",
+            low=0,
+            high=1,
+        ),
+        _num("staff_fte_per_server", "engineers (full-time equivalents) per server", low=0),
+        _num("staff_salary_idr_per_month", "cost of one engineer per month", low=0),
+        Field("cooling_type", "enum", choices=COOLING_TYPES, doc="how the room is cooled (sets the PUE)"),
+        _text("tariff_name", "electricity tariff (a name in tariffs.csv)"),
+        _text("colocation_name", "rack plan in colocation (a name in hosting.csv)"),
+        *_SOURCE,
+    ),
+    "Profil penempatan",
+    "Deployment profiles",
+)
+
+BOARD = Schema(
+    "board",
+    "boards.csv",
+    (
+        _text("name"),
+        _text("gpu", "catalog GPU the board carries"),
+        _int("gpus", "GPUs on one board", positive=True),
+        _num("price_usd", "price of the whole board", positive=True),
+        *_SOURCE,
+    ),
+    "GPU yang dijual per board (SXM/OAM)",
+    "GPUs sold only as boards (SXM/OAM)",
 )
 
 MEASURED = Schema(
@@ -544,6 +621,8 @@ SCHEMAS: tuple[Schema, ...] = (
     CLOUD,
     API,
     HOSTING,
+    DEPLOYMENT,
+    BOARD,
     WORKLOAD,
     VISION,
     MEASURED,
@@ -811,8 +890,10 @@ def load_table(schema: Schema, folder: Path) -> Table:
     return Table(schema, tuple(rows), tuple(lines))
 
 
-def _cheapest_first(table: Table, folder: Path, group: str, price: Callable[[dict], float | None]) -> list[str]:
-    """The workbook picks a GPU's first offer (MATCH), so each GPU's cheapest offer must come first in the file."""
+def _cheapest_first(
+    table: Table, folder: Path, group: str, price: Callable[[dict], float | None], per: str = "per GPU"
+) -> list[str]:
+    """The workbook picks a GPU's (a model's) first offer by MATCH, so the cheapest must come first in the file."""
     first: dict[str, tuple[float, str]] = {}
     errors = []
     for line, row in zip(table.lines, table.rows, strict=True):
@@ -822,9 +903,10 @@ def _cheapest_first(table: Table, folder: Path, group: str, price: Callable[[dic
         if key not in first:
             first[key] = (value, row["name"])
         elif value < first[key][0]:
+            kind = group.replace("gpu", "GPU")
             errors.append(
-                f"{folder / table.schema.file}:{line}:name: {row['name']!r} is cheaper per GPU than "
-                f"{first[key][1]!r} listed before it for {key}; list each GPU's cheapest offer first"
+                f"{folder / table.schema.file}:{line}:name: {row['name']!r} is cheaper {per} than "
+                f"{first[key][1]!r} listed before it for {key}; list each {kind}'s cheapest offer first"
             )
     return errors
 
@@ -854,6 +936,25 @@ def _support_names(tables: dict[str, Table], folder: Path) -> list[str]:
     return errors
 
 
+def _api_list_price(row: dict) -> float:
+    """The price the API catalog orders by: input + output per 1M tokens (a 1:1 mix)."""
+    return row["input_usd_per_1m"] + row["output_usd_per_1m"]
+
+
+def _names_exist(tables: dict[str, Table], folder: Path) -> list[str]:
+    """A deployment's tariff and colocation plan must be rows of their catalogs."""
+    wanted = (("deployment", "tariff_name", "tariff"), ("deployment", "colocation_name", "hosting"))
+    errors = []
+    for key, column, other in wanted:
+        names = {n.lower() for n in tables[other].names}
+        table = tables[key]
+        for row, line in zip(table.rows, table.lines, strict=True):
+            if row[column].lower() not in names:
+                where = f"{folder / table.schema.file}:{line}:{column}"
+                errors.append(f"{where}: {row[column]!r} is not a name in {tables[other].schema.file}")
+    return errors
+
+
 def _engines_have_speed(tables: dict[str, Table], folder: Path) -> list[str]:
     """Every engine needs a fallback speed row (engine/any, or engine/any@era): without one its speeds are 0."""
     speed_names = tables["speed"].names
@@ -879,6 +980,9 @@ def load_catalog(folder: Path | None = None) -> Catalog:
         errors += _cheapest_first(tables["cloud"], folder, "gpu", _per_gpu("usd_per_hour"))
         errors += _cheapest_first(tables["cloud"], folder, "gpu", _per_gpu("idr_per_hour"))
         errors += _cheapest_first(tables["hosting"], folder, "gpu", _per_gpu("idr_per_month"))
+        errors += _cheapest_first(tables["api"], folder, "model", _api_list_price, "(input + output)")
+        errors += _cheapest_first(tables["api"], folder, "family_class", _api_list_price, "(input + output)")
+        errors += _names_exist(tables, folder)
         from kalkulator.quantities.domains import catalog_problems  # the quantities' domains, one table
 
         errors += catalog_problems(tables, folder)

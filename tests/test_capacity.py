@@ -143,8 +143,9 @@ def test_gpus_and_capex_for_a_demand(calc):
 
 
 def test_capex_follows_the_fleet_when_demand_grows(calc):
-    small = calc(**H100_8B, tokens_per_month=100e6)
-    large = calc(**H100_8B, tokens_per_month=100e9)
+    # In the rack profile GPUs are bought one by one (an HGX board of 8 would cover both fleets).
+    small = calc(**H100_8B, tokens_per_month=100e6, deployment_name="server rak")
+    large = calc(**H100_8B, tokens_per_month=100e9, deployment_name="server rak")
     assert small["gpus_needed"] == 1
     assert large["gpus_needed"] > 1
     assert large["hardware_capex_idr"] > small["hardware_capex_idr"]

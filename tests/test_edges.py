@@ -43,7 +43,7 @@ NUMERIC_INPUTS = [
     "api_output_share_frac",
     "cloud_hours_per_day",
     "dedicated_idr_per_gpu_month",
-    "hybrid_api_share_frac",
+    "hybrid_base_frac",
     "elapsed_months",
 ]
 CHOICES = [

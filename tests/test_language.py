@@ -75,15 +75,25 @@ def books():
     return {lang: build(lang) for lang in ("id", "en")}
 
 
+# Catalog columns holding names of another catalog's rows (a deployment's tariff and colocation plan).
+NAME_REFERENCES = (("deployment", "tariff_name"), ("deployment", "colocation_name"))
+
+
 def _catalog_name_cells(layout) -> set[tuple[str, int, int]]:
-    """(sheet, row, col) of the catalogs' name column: the first column under each catalog header row."""
+    """(sheet, row, col) of the catalogs' name columns: the first column under each catalog header row, and the
+    columns that name rows of other catalogs."""
     headers = {s.header("name", layout.lang) for s in SCHEMAS}
+    references = {next(s for s in SCHEMAS if s.key == t).header(f, layout.lang) for t, f in NAME_REFERENCES}
     cells = set()
-    starts = [(c.sheet, c.row) for c in layout.cells if c.style == "header" and c.col == 1 and c.value in headers]
-    for sheet, row in starts:
+    starts = [
+        (c.sheet, c.row, c.col)
+        for c in layout.cells
+        if c.style == "header" and ((c.col == 1 and c.value in headers) or c.value in references)
+    ]
+    for sheet, row, col in starts:
         r = row + 1
-        while any(c.sheet == sheet and c.row == r and c.col == 1 and c.style == "data" for c in layout.cells):
-            cells.add((sheet, r, 1))
+        while any(c.sheet == sheet and c.row == r and c.col == col and c.style == "data" for c in layout.cells):
+            cells.add((sheet, r, col))
             r += 1
     return cells
 

@@ -160,10 +160,15 @@ def test_tco_modes(calc):
     assert out["tco_cloud_idr"] == pytest.approx((30e6 + 1e6) * 60, rel=1e-12)
 
 
-def test_colocation_plan_scales_per_gpu(calc):
-    # The book's colocation plan: Rp 50 juta per month for a 4× A100 server → 2 GPUs pay half.
-    out = calc(colocation_name="Book colocation 4x A100", n_gpus=2)
-    assert out["colocation_idr_per_month"] == pytest.approx(50_000_000 / 4 * 2, rel=1e-12)
+def test_colocation_plans_cover_the_fleet_power(calc):
+    # The book's 15 kW high-power rack at Rp 50 juta per month (L1844). A 20.4 kW fleet needs ROUNDUP(20.4 / 15)
+    # = 2 racks; a 9 kW fleet one.
+    big = calc(colocation_name="Book colocation 4x A100", system_power_w=20_400)
+    assert big["colocation_plans_ratio"] == 2
+    assert big["colocation_idr_per_month"] == pytest.approx(2 * 50_000_000, rel=1e-12)
+    assert big["colocation_included_kw"] == pytest.approx(2 * 15, rel=1e-12)
+    small = calc(colocation_name="Book colocation 4x A100", system_power_w=9_000)
+    assert small["colocation_idr_per_month"] == pytest.approx(50_000_000, rel=1e-12)
 
 
 def test_colocation_power_above_the_plan_is_billed_per_kwh(calc):
@@ -187,22 +192,6 @@ def test_dedicated_rent_follows_the_gpu(calc):
     other = calc(gpu_name="RTX 4090 24GB")
     assert other["dedicated_idr_per_gpu_month"] == 0
     assert other["answer_tco_dedicated_idr"] == "no dedicated rent"
-
-
-def test_hybrid_cost(calc):
-    # Book's hybrid split 70:30: on-premise fixed cost + 30 % of the demand at API prices.
-    out = calc(
-        hardware_capex_idr=120e6,
-        gpu_capex_share_frac=1,
-        residual_pct=0,
-        lifetime_years=3,
-        year_days=360,
-        onprem_opex_idr_per_month=5e6,
-        api_cost_idr_per_month=40e6,
-        hybrid_api_share_frac=0.3,
-    )
-    assert out["onprem_cost_idr_per_month"] == pytest.approx(120e6 / 1080 * 30 + 5e6, rel=1e-12)
-    assert out["hybrid_cost_idr_per_month"] == pytest.approx(120e6 / 1080 * 30 + 5e6 + 0.3 * 40e6, rel=1e-12)
 
 
 def test_measured_speed_flows_into_money_chain_via_cli():

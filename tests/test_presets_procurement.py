@@ -168,6 +168,7 @@ def test_a_spare_replica_is_bought_but_not_counted_as_capacity(calc):
         "n_gpus": 2,
         "engine": "vllm",
         "tokens_per_month": 2e10,
+        "deployment_name": "server rak",  # GPUs bought one by one (HGX would round both fleets to whole boards)
     }
     plain = calc(**scenario)
     spare = calc(**scenario, spare_replicas=1)

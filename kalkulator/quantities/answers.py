@@ -41,4 +41,21 @@ QUANTITIES = (
     guarded("tco_dedicated_idr", "dedicated_check_text", "TCO dedicated", "Dedicated TCO"),
     guarded("tco_cloud_idr", "cloud_check_text", "TCO cloud GPU", "Cloud GPU TCO"),
     guarded("breakeven_months", "onprem_check_text", "Break-even vs API", "Break-even vs the API"),
+    guarded(
+        "onprem_cost_idr_per_month",
+        "onprem_check_text",
+        "On-premise per bulan (semua biaya)",
+        "On-premise per month (all-in)",
+    ),
+    guarded(
+        "colocation_cost_idr_per_month",
+        "onprem_check_text",
+        "Colocation per bulan (semua biaya)",
+        "Colocation per month (all-in)",
+    ),
+    guarded("cloud_idr_per_month", "cloud_check_text", "Cloud GPU per bulan", "Cloud GPUs per month"),
+    guarded("hybrid_cost_idr_per_month", "onprem_check_text", "Hybrid per bulan", "Hybrid per month"),
+    guarded(
+        "premium_breakeven_months", "onprem_check_text", "Break-even vs API premium", "Break-even vs the premium API"
+    ),
 )

@@ -188,12 +188,18 @@ def lookup(
     doc: str,
     fallback: float | str = 0,
     instead: tuple[Node, str] | None = None,
+    row_name: str | None = None,
+    choices: tuple[str, str] | None = None,
+    demanded: bool = True,
 ) -> Quantity:
     """A value read from the chosen catalog row (`fallback` when none is chosen); a yellow cell can replace it.
 
     `instead` = (condition, other column): read the other column of the same row when the condition holds.
+    `row_name`: the row quantity to read (default `<table>_row`), for a second choice from the same table.
+    `choices`: a value that names a row of another catalog (table, column) gets that catalog's dropdown.
+    `demanded` = False: a row described by its numbers (a custom GPU) need not give this value; it takes `fallback`.
     """
-    row = R(f"{table}_row")
+    row = R(row_name or f"{table}_row")
     value: Node = INDEX(Col(table, column), row)
     if instead is not None:
         value = IF(instead[0], INDEX(Col(table, instead[1]), row), value)
@@ -205,5 +211,6 @@ def lookup(
         f"Katalog {table}: kolom {column}" + (f" / {instead[1]}" if instead else ""),
         expr=IF(row > 0, value, fallback),
         overridable=True,
-        catalog_column=(table, column),
+        choices=choices,
+        catalog_column=(table, column) if demanded else None,
     )

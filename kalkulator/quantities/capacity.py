@@ -402,14 +402,6 @@ FLEET = (
         expr=MAX(1, ROUNDDOWN(ROUND(safe_div(R("gpus_needed"), R("n_gpus")), 9), 0) - R("spare_replicas")),
     ),
     Quantity(
-        "gpus_per_server",
-        "GPU per server",
-        "GPUs per server",
-        "GPUs one host holds (workstation 1–2, data-centre server 8); the fleet needs whole servers.",
-        "Buku, Bab TCO: workstation 1× RTX 4090; server 4–8 GPU",
-        default=8,
-    ),
-    Quantity(
         "servers_needed",
         "Server yang dibutuhkan",
         "Servers needed",

@@ -18,7 +18,7 @@ OK = Msg("OK", "OK")
 
 @dataclass(frozen=True)
 class Check:
-    voids: str  # run (every serving and money answer) | price (on-premise) | cloud | dedicated
+    voids: str  # run (every serving and money answer) | price (on-premise) | cloud | dedicated | warn (none)
     cond: Node
     sentence: Node | None  # None: a missing comparator (no offer in the catalog), said in its answer cell only
     short: Msg
@@ -135,6 +135,18 @@ CHECKS = (
         R("dedicated_idr_per_gpu_month") <= 0,
         None,
         Msg("tidak ada tarif dedicated", "no dedicated rent"),
+    ),
+    Check(
+        "warn",  # voids no answer: the prices stand, the status line says to check them
+        NE(R("stale_prices_text"), ""),
+        JOIN(
+            Msg(
+                "Harga katalog lebih tua dari 12 bulan, periksa ulang (lihat kolom Nama):",
+                "Catalog prices older than 12 months, check them (see the Name column):",
+            ),
+            R("stale_prices_text"),
+        ),
+        Msg("harga lama", "old prices"),
     ),
 )
 

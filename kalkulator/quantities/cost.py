@@ -69,14 +69,6 @@ TAXES = (
 )
 
 CAPEX = (
-    lookup(
-        "gpu_price_usd",
-        "gpu",
-        "price_usd",
-        "Harga GPU",
-        "GPU price",
-        "List or street price per GPU (0 when the catalog has none: type a quote).",
-    ),
     Quantity(
         "import_duty_pct",
         "Bea masuk GPU",
@@ -109,26 +101,9 @@ CAPEX = (
         "gpu_capex_idr",
         "Belanja GPU",
         "GPU purchase",
-        "One landed GPU × fleet GPUs.",
+        "One landed GPU × GPUs bought (whole boards for SXM GPUs).",
         "Buku, harga akhir GPU × jumlah GPU",
-        expr=R("gpu_unit_idr") * R("gpus_needed"),
-    ),
-    _capex_item(
-        "server_capex_idr",
-        "Server/host per unit (tanpa GPU)",
-        "Server/host per unit (without GPUs)",
-        "CPU, board, memory, PSU, chassis of one server.",
-        20_000_000,
-        "Buku, Bab 16.1: workstation RTX 4090 ≈ Rp 50 juta, GPU ≈ Rp 29 juta",
-    ),
-    _capex_item("network_capex_idr", "Jaringan", "Network", "Switches, NICs, cabling.", 0, "Buku, TCO: jaringan"),
-    _capex_item(
-        "storage_capex_idr",
-        "Penyimpanan",
-        "Storage",
-        "NVMe for models and logs.",
-        0,
-        "Buku, TCO: NVMe Gen4 4 TB Rp 4–6 juta",
+        expr=R("gpu_unit_idr") * R("bought_gpus"),
     ),
     _capex_item(
         "cooling_capex_idr",
@@ -137,14 +112,6 @@ CAPEX = (
         "Precision AC, liquid cooling.",
         0,
         "Buku, TCO: precision AC Rp 80–150 juta per unit",
-    ),
-    _capex_item(
-        "setup_capex_idr",
-        "Instalasi dan setup",
-        "Installation and setup",
-        "Racking, wiring, setup work.",
-        0,
-        "Buku, TCO: instalasi",
     ),
     Quantity(
         "other_capex_idr",
@@ -227,22 +194,6 @@ CAPEX = (
             ),
             R("year_days"),
         ),
-    ),
-    Quantity(
-        "maintenance_idr_per_year",
-        "Pemeliharaan per tahun",
-        "Maintenance per year",
-        "Spare parts, service, warranty.",
-        "Buku, Bab 16.1: RTX 4090 Rp 500.000/tahun",
-        default=500_000,
-    ),
-    Quantity(
-        "staff_idr_per_month",
-        "Porsi biaya SDM per bulan",
-        "Staff cost share per month",
-        "Share of engineers' cost for running the system (all deployment modes).",
-        "Buku, studi kasus: SDM Rp 30 juta/bulan",
-        default=0,
     ),
     Quantity(
         "maintenance_idr_per_day",
@@ -418,72 +369,4 @@ CLOUD = (
     ),
 )
 
-API = (
-    Quantity(
-        "api_name",
-        "API pembanding",
-        "API to compare",
-        "Hosted model priced per token.",
-        "Katalog Harga: API",
-        default="OpenAI GPT-4o",
-        choices=("api", "name"),
-    ),
-    row_of("api", "api_name", "Baris API", "API row"),
-    lookup(
-        "api_input_usd_per_1m",
-        "api",
-        "input_usd_per_1m",
-        "Harga token input",
-        "Input token price",
-        "USD per 1M input tokens.",
-    ),
-    lookup(
-        "api_output_usd_per_1m",
-        "api",
-        "output_usd_per_1m",
-        "Harga token output",
-        "Output token price",
-        "USD per 1M output tokens.",
-    ),
-    lookup(
-        "api_cached_input_usd_per_1m",
-        "api",
-        "cached_input_usd_per_1m",
-        "Harga token input dari cache",
-        "Cached input token price",
-        "USD per 1M prompt tokens read from the provider's prompt cache (blank in the catalog: the input price).",
-    ),
-    Quantity(
-        "api_output_share_frac",
-        "Porsi token output",
-        "Output share of tokens",
-        "Output tokens ÷ (prompt + output tokens) of the workload. Type a share to use it instead.",
-        "Beban kerja (the book's 1:3 ratio of Bab 17.2 is one workload, not a default)",
-        expr=safe_div(R("output_tokens"), R("prompt_tokens") + R("output_tokens")),
-        overridable=True,
-    ),
-    Quantity(
-        "api_blended_usd_per_1m",
-        "Harga API campuran",
-        "Blended API price",
-        "Input share × (cached share × cached price + the rest × input price) + output share × output price.",
-        "Buku, Bab 17.2",
-        expr=(1 - R("api_output_share_frac"))
-        * (
-            R("prefix_cache_hit_frac")
-            * IF(R("api_cached_input_usd_per_1m") > 0, R("api_cached_input_usd_per_1m"), R("api_input_usd_per_1m"))
-            + (1 - R("prefix_cache_hit_frac")) * R("api_input_usd_per_1m")
-        )
-        + R("api_output_usd_per_1m") * R("api_output_share_frac"),
-    ),
-    Quantity(
-        "api_cost_idr_per_1m_tokens",
-        "Biaya API per 1 juta token",
-        "API cost per 1M tokens",
-        "Blended price × USD rate × taxes.",
-        BOOK_API,
-        expr=R("api_blended_usd_per_1m") * R("usd_idr") * R("api_tax_multiplier_ratio"),
-    ),
-)
-
-QUANTITIES = (*TAXES, *CAPEX, *ONPREM, *CLOUD, *API)
+QUANTITIES = (*TAXES, *CAPEX, *ONPREM, *CLOUD)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import EQ, IF, Node, R, lift
+from kalkulator.expr import EQ, IF, MAX, MIN, Node, R, lift, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_POWER = "Buku, Bab 16.1: kWh = W × 24 jam ÷ 1000; Rp = kWh × tarif"
@@ -11,8 +11,9 @@ BOOK_COOLING = (
     "Buku, Asumsi Finansial: PUE 1,3 (data center) hingga 2,0 (ruang kantor); Bab pendinginan: precision AC "
     "PUE 1,6, liquid cooling direct-to-chip 1,2, immersion 1,05–1,1"
 )
-# Cooling type → PUE, from the book's cooling options (immersion: the upper end of its 1.05–1.1 range).
-COOLING_PUE = {"data-centre": 1.3, "precision-ac": 1.6, "liquid": 1.2, "immersion": 1.1, "office-ac": 2.0}
+# Cooling type → PUE, from the book's cooling options (immersion: the upper end of its 1.05–1.1 range; none: a
+# desk-side workstation in a room cooled for people, no cooling plant of its own).
+COOLING_PUE = {"data-centre": 1.3, "none": 1.0, "precision-ac": 1.6, "liquid": 1.2, "immersion": 1.1, "office-ac": 2.0}
 
 
 def _pue_of_cooling() -> Node:
@@ -25,13 +26,14 @@ def _pue_of_cooling() -> Node:
 
 
 QUANTITIES = (
-    Quantity(
+    lookup(
+        "tariff_name",
+        "deployment",
         "tariff_name",
         "Tarif listrik",
         "Electricity tariff",
-        "PLN tariff group or data-centre power rate.",
-        "Katalog Harga: tarif",
-        default="PLN B-2/TR 6600VA-200kVA",
+        "PLN tariff group or data-centre power rate, from the deployment profile (choose another as a manual value).",
+        fallback="PLN B-2/TR 6600VA-200kVA",
         choices=("tariff", "name"),
     ),
     row_of("tariff", "tariff_name", "Baris tarif", "Tariff row"),
@@ -44,38 +46,79 @@ QUANTITIES = (
         "Rupiah per kWh of the chosen tariff.",
     ),
     Quantity(
-        "host_power_w",
-        "Daya sistem selain GPU",
-        "System power besides the GPUs",
-        "CPU, memory, disks, fans and PSU losses at load, per server.",
-        "Buku, Bab 16.1: RTX 4090 450 W, sistem 600 W",
-        default=150,
-    ),
-    Quantity(
         "system_power_w",
         "Daya sistem saat beban",
         "System power at load",
-        "GPU TDP × fleet GPUs + the rest of each server × servers. Type a measured wall power to use it.",
+        "GPU TDP × GPUs bought + the rest of each server × servers. Type a measured wall power to use it.",
         BOOK_POWER,
-        expr=R("gpu_tdp_w") * R("gpus_needed") + R("host_power_w") * R("servers_needed"),
+        expr=R("gpu_tdp_w") * R("bought_gpus") + R("host_power_w") * R("servers_needed"),
         overridable=True,
+    ),
+    Quantity(
+        "fleet_busy_frac",
+        "Porsi waktu armada sibuk",
+        "Share of the day the fleet is busy",
+        "Requests served ÷ the fleet's capacity at its rate within the targets over 24 h: served ÷ capacity per "
+        "day × active hours ÷ 24 ÷ the peak-to-average ratio (the capacity per day already counts only the "
+        "active hours at the average load); at most 1.",
+        "Buku, Bab 16.1 (duty cycle); beban terlayani ÷ kapasitas",
+        expr=MIN(
+            1,
+            safe_div(R("served_requests_per_day"), R("capacity_requests_per_day"))
+            * R("active_hours_per_day")
+            / 24
+            / MAX(1, R("peak_to_average_ratio")),
+        ),
     ),
     Quantity(
         "duty_cycle_frac",
         "Duty cycle (porsi waktu melayani)",
         "Duty cycle (share of time serving)",
-        "Share of the day the system generates tokens.",
-        "Buku, Bab 16.1: 70 % on-premise",
-        default=0.7,
+        "Share of the day the system works at load: the fleet's busy share. Type a share (the book uses 70 %) "
+        "to use it instead.",
+        "Buku, Bab 16.1: 70 % on-premise (sebagai asumsi); bawaan: porsi sibuk armada",
+        expr=R("fleet_busy_frac"),
+        overridable=True,
+    ),
+    Quantity(
+        "gpu_idle_power_frac",
+        "Daya idle GPU (porsi TDP)",
+        "GPU idle power (share of TDP)",
+        "Power a GPU draws between requests with the model loaded, as a share of its TDP, by class: GeForce "
+        "drops to its idle state (0.07), workstation cards idle at P2 (0.27), data-centre cards stay at P0 with "
+        "the model in memory (0.18); 0.3 otherwise. Measure with nvidia-smi and type it.",
+        "RTX 3080 22 W / 320 W idle (NVIDIA/open-gpu-kernel-modules issue #314); RTX A4000 38 W / 140 W at P2 "
+        "idle under TGI (huggingface/text-generation-inference issue #946); V100-SXM2 53 W / 300 W at P0, 0 % "
+        "use, model loaded (zai-org/GLM-130B issue #32)",
+        expr=IF(
+            EQ(R("gpu_segment_type"), "consumer"),
+            0.07,
+            IF(EQ(R("gpu_segment_type"), "workstation"), 0.27, IF(EQ(R("gpu_segment_type"), "datacenter"), 0.18, 0.3)),
+        ),
+        overridable=True,
+    ),
+    Quantity(
+        "host_idle_power_frac",
+        "Daya idle host (porsi daya beban)",
+        "Host idle power (share of load power)",
+        "Power the rest of a server (CPUs, memory, fans, disks) draws while idle, as a share of its load power.",
+        "Assumption: servers idle at roughly a third of load power; measure with a wall meter",
+        default=0.3,
     ),
     Quantity(
         "idle_power_frac",
         "Daya idle (porsi daya beban)",
         "Idle power (share of load power)",
-        "Power drawn while idle as a share of load power; 1 = always at full load.",
-        "Assumption: GPU servers idle at roughly a quarter to a third of load power; measure with nvidia-smi "
-        "and a wall meter",
-        default=0.3,
+        "Idle power of the fleet ÷ its power at load: (GPU TDP × GPUs × GPU idle share + host power × servers × "
+        "host idle share) ÷ (GPU TDP × GPUs + host power × servers). Type a measured share to use it instead.",
+        "Bobot daya GPU dan host",
+        expr=safe_div(
+            R("gpu_tdp_w") * R("bought_gpus") * R("gpu_idle_power_frac")
+            + R("host_power_w") * R("servers_needed") * R("host_idle_power_frac"),
+            R("gpu_tdp_w") * R("bought_gpus") + R("host_power_w") * R("servers_needed"),
+            R("host_idle_power_frac"),
+        ),
+        overridable=True,
     ),
     Quantity(
         "average_power_w",
@@ -85,15 +128,16 @@ QUANTITIES = (
         BOOK_POWER,
         expr=R("system_power_w") * (R("duty_cycle_frac") + (1 - R("duty_cycle_frac")) * R("idle_power_frac")),
     ),
-    Quantity(
+    lookup(
+        "cooling_type",
+        "deployment",
         "cooling_type",
         "Jenis pendinginan",
         "Cooling type",
-        "How the room is cooled; sets the PUE unless one is typed. data-centre 1.3 (the book's default), "
-        "precision-ac 1.6, liquid (direct-to-chip) 1.2, immersion 1.1, office-ac 2.0.",
-        BOOK_COOLING,
-        default="data-centre",
-        options=tuple(COOLING_PUE),
+        "How the room is cooled, from the deployment profile; sets the PUE unless one is typed. data-centre 1.3 "
+        "(the book's default), none 1.0 (a workstation in a room cooled for people), precision-ac 1.6, liquid "
+        "(direct-to-chip) 1.2, immersion 1.1, office-ac 2.0.",
+        fallback="data-centre",
     ),
     Quantity(
         "pue",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import IF, IFERROR, INDEX, MATCH, MAX, MIN, Col, R, safe_div
+from kalkulator.expr import IF, IFERROR, INDEX, MATCH, MAX, MIN, ROUND, ROUNDUP, Col, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_COLO_POWER = "Buku, Bab colocation: paket termasuk daya sampai batas kW-nya; kelebihan dibayar per kWh"
@@ -44,9 +44,10 @@ QUANTITIES = (
         "onprem_opex_idr_per_month",
         "Opex on-premise per bulan",
         "On-premise opex per month",
-        "Electricity (× PUE) + maintenance + staff.",
+        "Electricity (× PUE) + maintenance + staff. Type a budget figure to use it instead.",
         BOOK_TCO,
         expr=R("electricity_idr_per_month") + R("maintenance_idr_per_year") / 12 + R("staff_idr_per_month"),
+        overridable=True,
     ),
     Quantity(
         "tco_idr",
@@ -58,13 +59,14 @@ QUANTITIES = (
         - R("book_value_end_idr")
         + R("onprem_opex_idr_per_month") * 12 * R("horizon_years"),
     ),
-    Quantity(
+    lookup(
+        "colocation_name",
+        "deployment",
         "colocation_name",
         "Paket colocation",
         "Colocation plan",
-        "Rack space rented for your own server.",
-        "Katalog Harga: hosting",
-        default="Book colocation 4x A100",
+        "Rack space rented for your own servers, from the deployment profile (choose another as a manual value).",
+        fallback="Book colocation 4x A100",
         choices=("hosting", "name"),
     ),
     row_of("hosting", "colocation_name", "Baris colocation", "Colocation row"),
@@ -88,9 +90,15 @@ QUANTITIES = (
         "colocation_plans_ratio",
         "Paket yang dipakai armada",
         "Plans the fleet takes",
-        "Fleet GPUs ÷ the GPUs a plan is sized for (fractions of a plan allowed); 1 for a fixed slot.",
-        BOOK_TCO,
-        expr=IF(R("colocation_plan_gpus") > 0, R("gpus_needed") / R("colocation_plan_gpus"), 1),
+        "The fewest whole plans whose included kW covers the fleet's power at load (the data centre's cooling "
+        "is in the rent): ROUNDUP(power at load ÷ plan kW); for a plan without power, fleet GPUs ÷ the plan's "
+        "GPUs (1 for a fixed slot).",
+        BOOK_COLO_POWER,
+        expr=IF(
+            R("colocation_plan_kw") > 0,
+            MAX(1, ROUNDUP(ROUND(R("system_power_w") / 1000 / R("colocation_plan_kw"), 9), 0)),
+            IF(R("colocation_plan_gpus") > 0, R("bought_gpus") / R("colocation_plan_gpus"), 1),
+        ),
     ),
     Quantity(
         "colocation_idr_per_month",
@@ -150,6 +158,14 @@ QUANTITIES = (
         + R("colocation_power_idr_per_month")
         + R("maintenance_idr_per_year") / 12
         + R("staff_idr_per_month"),
+    ),
+    Quantity(
+        "colocation_cost_idr_per_month",
+        "Biaya colocation per bulan (dengan penyusutan)",
+        "Colocation cost per month (with depreciation)",
+        "Depreciation per month + colocation opex per month.",
+        BOOK_TCO,
+        expr=R("depreciation_idr_per_day") * R("month_days") + R("colocation_opex_idr_per_month"),
     ),
     Quantity(
         "tco_colocation_idr",

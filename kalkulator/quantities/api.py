@@ -1,0 +1,220 @@
+"""API prices: the API serving the same model (the fair comparison) and a premium API, on the workload's tokens.
+
+Both chains are one definition (`api_chain`) used twice with a name prefix, like the draft model's memory.
+"""
+
+from __future__ import annotations
+
+from kalkulator.expr import AND, EQ, IF, IFERROR, INDEX, JOIN, MATCH, Col, Msg, R, safe_div
+from kalkulator.quantities.base import Quantity, lookup, row_of
+
+BOOK_API = "Buku, Bab harga API Indonesia: USD × kurs + PPN 11 % + PPh 22"
+BOOK_BE = "Buku, Bab break-even: BE (bulan) = Total Capex / (Biaya API per bulan − Biaya Opex per bulan)"
+# The book compares small models with GPT-4o-mini and large ones with GPT-4o (Bab 17 profiles, L2091–2097).
+PREMIUM_SMALL, PREMIUM_LARGE, SMALL_MAX_B = "OpenAI GPT-4o mini", "OpenAI GPT-4o", 30
+
+
+def api_chain(prefix: str, what_en: str) -> tuple[Quantity, ...]:
+    """Prices of the API named `<prefix>api_name` and its blended cost per 1M tokens of the workload."""
+    row = f"{prefix}api_row"
+
+    def price(name: str, column: str, label_id: str, label_en: str, doc: str) -> Quantity:
+        return lookup(f"{prefix}{name}", "api", column, label_id, f"{label_en} ({what_en})", doc, row_name=row)
+
+    return (
+        row_of("api", "api_name", "Baris API", "API row")
+        if not prefix
+        else Quantity(
+            row,
+            "Baris API premium",
+            "Premium API row",
+            "Position of the premium API in the API catalog (0 = not in the catalog).",
+            "Katalog (assumptions/)",
+            expr=IFERROR(MATCH(R(f"{prefix}api_name"), Col("api", "name")), 0),
+        ),
+        price("api_input_usd_per_1m", "input_usd_per_1m", "Harga token input", "Input token price", "USD/1M input."),
+        price("api_output_usd_per_1m", "output_usd_per_1m", "Harga token output", "Output token price", "USD/1M."),
+        price(
+            "api_cached_input_usd_per_1m",
+            "cached_input_usd_per_1m",
+            "Harga token input dari cache",
+            "Cached input token price",
+            "USD per 1M prompt tokens read from the provider's prompt cache (blank in the catalog: the input price).",
+        ),
+        price(
+            "api_batch_discount_frac",
+            "batch_discount_frac",
+            "Diskon API batch",
+            "Batch API discount",
+            "Discount of the provider's batch API (0 when it has none); applies when the batch mode is on.",
+        ),
+        Quantity(
+            f"{prefix}api_blended_usd_per_1m",
+            "Harga API campuran",
+            f"Blended API price ({what_en})",
+            "[Input share × (cached share × cached price + the rest × input price) + output share × output price] "
+            "× (1 − batch discount when the batch mode is on).",
+            "Buku, Bab 17.2; katalog harga API (input cache, batch)",
+            expr=(
+                (1 - R("api_output_share_frac"))
+                * (
+                    R("prefix_cache_hit_frac")
+                    * IF(
+                        R(f"{prefix}api_cached_input_usd_per_1m") > 0,
+                        R(f"{prefix}api_cached_input_usd_per_1m"),
+                        R(f"{prefix}api_input_usd_per_1m"),
+                    )
+                    + (1 - R("prefix_cache_hit_frac")) * R(f"{prefix}api_input_usd_per_1m")
+                )
+                + R(f"{prefix}api_output_usd_per_1m") * R("api_output_share_frac")
+            )
+            * (1 - IF(EQ(R("api_batch_mode"), "on"), R(f"{prefix}api_batch_discount_frac"), 0)),
+        ),
+        Quantity(
+            f"{prefix}api_cost_idr_per_1m_tokens",
+            "Biaya API per 1 juta token",
+            f"API cost per 1M tokens ({what_en})",
+            "Blended price × USD rate × taxes.",
+            BOOK_API,
+            expr=R(f"{prefix}api_blended_usd_per_1m") * R("usd_idr") * R("api_tax_multiplier_ratio"),
+        ),
+    )
+
+
+QUANTITIES = (
+    lookup(
+        "model_family_text",
+        "model",
+        "family",
+        "Keluarga model",
+        "Model family",
+        "The chosen model's family, from the model catalog (blank for a model described by its numbers).",
+        fallback="",
+        demanded=False,
+    ),
+    Quantity(
+        "model_size_class_text",
+        "Kelas ukuran model",
+        "Model size class",
+        "small up to 15 B parameters, medium up to 40 B, large up to 150 B, frontier above.",
+        "Kelas ukuran untuk mencari API pengganti (model dalam keluarga yang sama)",
+        expr=IF(
+            R("model_params_b") <= 15,
+            "small",
+            IF(R("model_params_b") <= 40, "medium", IF(R("model_params_b") <= 150, "large", "frontier")),
+        ),
+    ),
+    Quantity(
+        "premium_api_name",
+        "API premium pembanding",
+        "Premium API to compare",
+        "A closed model's API as a second line: the one the book compares for the model's size (GPT-4o mini up "
+        f"to {SMALL_MAX_B}B parameters, GPT-4o above). Choose another as a manual value.",
+        "Buku, Bab 17 (profil: model kecil vs GPT-4o-mini, model besar vs GPT-4o/Sonnet)",
+        expr=IF(R("model_params_b") <= SMALL_MAX_B, PREMIUM_SMALL, PREMIUM_LARGE),
+        overridable=True,
+        choices=("api", "name"),
+    ),
+    Quantity(
+        "api_name",
+        "API pembanding (model yang sama)",
+        "API to compare (same model)",
+        "The cheapest API in the catalog serving the chosen model (the catalog lists each model's cheapest API "
+        "first, by input + output price); else the cheapest serving a model of the same family and size class; "
+        "else the premium API. Choose another as a manual value.",
+        "Katalog Harga: API (kolom model, family_class)",
+        expr=IFERROR(
+            INDEX(Col("api", "name"), MATCH(R("model_name"), Col("api", "model"))),
+            IFERROR(
+                INDEX(
+                    Col("api", "name"),
+                    MATCH(JOIN(R("model_family_text"), "|", R("model_size_class_text")), Col("api", "family_class")),
+                ),
+                R("premium_api_name"),
+            ),
+        ),
+        overridable=True,
+        choices=("api", "name"),
+    ),
+    lookup(
+        "api_model_name",
+        "api",
+        "model",
+        "Model yang dilayani API",
+        "Model the API serves",
+        "From the API row.",
+        fallback="",
+    ),
+    Quantity(
+        "api_same_model_flag",
+        "API melayani model yang sama?",
+        "API serves the same model?",
+        "FALSE means the API compared runs another model than the one whose speed and cost are computed.",
+        "Consistency check",
+        expr=EQ(R("api_model_name"), R("model_name")),
+    ),
+    Quantity(
+        "api_output_share_frac",
+        "Porsi token output",
+        "Output share of tokens",
+        "Output tokens ÷ (prompt + output tokens) of the workload. Type a share to use it instead.",
+        "Beban kerja (the book's 1:3 ratio of Bab 17.2 is one workload, not a default)",
+        expr=safe_div(R("output_tokens"), R("prompt_tokens") + R("output_tokens")),
+        overridable=True,
+    ),
+    Quantity(
+        "api_batch_mode",
+        "Pakai API batch?",
+        "Use the batch API?",
+        "on: the workload can wait (hours), so the provider's batch discount applies where it has one.",
+        "Katalog harga API: kolom batch_discount_frac",
+        default="off",
+        options=("on", "off"),
+    ),
+    *api_chain("", "same model"),
+    *api_chain("premium_", "premium"),
+)
+
+PREMIUM_MONEY = (
+    Quantity(
+        "premium_api_cost_idr_per_month",
+        "Biaya API premium per bulan",
+        "Premium API cost per month",
+        "Demand tokens per month ÷ 1M × the premium API's cost per 1M tokens.",
+        BOOK_BE,
+        expr=R("demand_tokens_per_month") / 1e6 * R("premium_api_cost_idr_per_1m_tokens"),
+    ),
+    Quantity(
+        "premium_saving_idr_per_month",
+        "Penghematan per bulan vs API premium",
+        "Saving per month vs the premium API",
+        "Premium API cost of the demand the fleet serves − on-premise opex per month.",
+        BOOK_BE,
+        expr=R("premium_api_cost_idr_per_month") * R("served_frac") - R("onprem_opex_idr_per_month"),
+    ),
+    Quantity(
+        "premium_breakeven_months",
+        "Break-even vs API premium",
+        "Break-even vs the premium API",
+        "Capex ÷ the monthly saving against the premium API, at today's traffic; none when the saving is not "
+        "positive or the months pass the GPUs' useful life.",
+        BOOK_BE,
+        expr=IF(
+            AND(
+                R("premium_saving_idr_per_month") > 0,
+                safe_div(R("hardware_capex_idr"), R("premium_saving_idr_per_month")) <= R("lifetime_years") * 12,
+            ),
+            safe_div(R("hardware_capex_idr"), R("premium_saving_idr_per_month")),
+            IF(
+                R("premium_saving_idr_per_month") <= 0,
+                Msg(
+                    "tidak ada break-even: API lebih murah dari opex", "no break-even: the API costs less than the opex"
+                ),
+                Msg(
+                    "tidak ada break-even dalam umur ekonomis hardware",
+                    "no break-even within the hardware's useful life",
+                ),
+            ),
+        ),
+    ),
+)

@@ -1,0 +1,65 @@
+"""How old the chosen prices are: the catalog dates of the GPU (or board), API and cloud offer in use.
+
+A price older than the cut-off (12 months before the catalog review; move it forward) is named in the status line.
+"""
+
+from __future__ import annotations
+
+from kalkulator.expr import AND, IF, INDEX, JOIN, NE, Col, Node, R
+from kalkulator.quantities.base import Quantity
+
+REVIEW = "Catalog review of 2026-12-01: prices dated before 2025-12-01 are more than 12 months old"
+
+
+def _as_of(name: str, table: str, row: str, what: str) -> Quantity:
+    return Quantity(
+        name,
+        f"Tanggal harga {what}",
+        f"Date of the {what} price",
+        f"as_of of the {what} row in use (blank when none is chosen).",
+        f"Katalog {table}: kolom as_of",
+        expr=IF(R(row) > 0, INDEX(Col(table, "as_of"), R(row)), ""),
+    )
+
+
+def _stale(date: str, label: str) -> Node:
+    return IF(AND(NE(R(date), ""), R(date) < R("prices_stale_before_text")), f" {label}", "")
+
+
+QUANTITIES = (
+    Quantity(
+        "prices_stale_before_text",
+        "Harga dianggap lama bila sebelum",
+        "Prices count as old when dated before",
+        "A date (YYYY-MM-DD): catalog prices dated before it are named in the status line; 12 months before "
+        "the catalog review, move it to 12 months before today.",
+        REVIEW,
+        default="2025-12-01",
+    ),
+    Quantity(
+        "gpu_price_as_of_text",
+        "Tanggal harga GPU",
+        "Date of the GPU price",
+        "as_of of the board row for GPUs sold on boards, else of the GPU row (blank for a GPU typed by hand).",
+        "Katalog GPU dan board: kolom as_of",
+        expr=IF(
+            R("board_row") > 0,
+            INDEX(Col("board", "as_of"), R("board_row")),
+            IF(R("gpu_row") > 0, INDEX(Col("gpu", "as_of"), R("gpu_row")), ""),
+        ),
+    ),
+    _as_of("api_price_as_of_text", "api", "api_row", "API"),
+    _as_of("cloud_price_as_of_text", "cloud", "cloud_row", "cloud"),
+    Quantity(
+        "stale_prices_text",
+        "Harga yang sudah lama",
+        "Prices that are old",
+        "The chosen prices dated before the cut-off (gpu_price_usd, api_name, cloud_offer_name), blank when none.",
+        REVIEW,
+        expr=JOIN(
+            _stale("gpu_price_as_of_text", "gpu_price_usd"),
+            _stale("api_price_as_of_text", "api_name"),
+            _stale("cloud_price_as_of_text", "cloud_offer_name"),
+        ),
+    ),
+)
