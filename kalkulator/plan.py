@@ -89,6 +89,7 @@ class Option:
     breakeven_months: Value = None
     offer: str = ""  # the cloud offer, colocation plan or API by name
     pareto: bool = False
+    note: str = ""  # the scenario's status when it is not OK but the option still serves (e.g. prices to check)
 
     def as_dict(self) -> dict[str, Value]:
         return {
@@ -105,6 +106,7 @@ class Option:
             "tpot_ms": self.tpot_ms,
             "breakeven_months": self.breakeven_months,
             "pareto": self.pareto,
+            "note": self.note,
         }
 
 
@@ -258,6 +260,7 @@ def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]]) ->
                     float(r["tpot_ms"]),
                     r["answer_breakeven_months"] if mode == "buy" else None,
                     str(offer or ""),
+                    note="" if r["status_text"] == "OK" else str(r["status_text"]),
                 )
             )
         if not api_added and _number(r["api_cost_idr_per_month"]):

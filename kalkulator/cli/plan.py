@@ -128,6 +128,8 @@ def _table(options, total: int, plan, by: str) -> str:
         lines.append("  ".join(c.ljust(w) for c, w in zip(v, widths, strict=True)))
         where = f" ({o.offer})" if o.offer else ""
         lines.append(f"    {i}. {o.mode}{where}: {hitung_command(o, plan.base)}   [TCO: {MODE_TCO[o.mode]}]")
+        if o.note:
+            lines.append(f"       note: {o.note}")
     if plan.excluded:
         lines.append("\nLeft out: " + "; ".join(f"{n} × {r}" for r, n in plan.excluded.most_common()))
     return "\n".join(lines)

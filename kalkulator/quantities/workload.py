@@ -120,9 +120,15 @@ QUANTITIES = (
         "requests_per_day",
         "Permintaan per hari",
         "Requests per day",
-        "Tokens per month ÷ days per month ÷ (prompt + output tokens). Type a request count to use it instead.",
-        BOOK_CAP,
-        expr=safe_div(R("tokens_per_month"), R("month_days") * (R("prompt_tokens") + R("output_tokens"))),
+        "Tokens per month ÷ days per month ÷ (prompt + output tokens); with concurrent users at the peak, their "
+        "request rate × active hours × 3,600 s ÷ the peak ÷ average ratio (the peak hour is theirs, the other "
+        "active hours average a peak-to-average share of it). Type a request count to use it instead.",
+        BOOK_CAP + "; Little's law",
+        expr=IF(
+            R("peak_concurrent_users") > 0,
+            safe_div(R("users_requests_per_s") * R("active_hours_per_day") * 3600, R("peak_to_average_ratio")),
+            safe_div(R("tokens_per_month"), R("month_days") * (R("prompt_tokens") + R("output_tokens"))),
+        ),
         overridable=True,
     ),
     Quantity(
@@ -197,8 +203,9 @@ QUANTITIES = (
         "peak_concurrent_users",
         "Pengguna bersamaan saat puncak",
         "Concurrent users at the peak",
-        "Users with a request open or about to send one in the busiest hour (0 = size the peak from the tokens per "
-        "month instead). Each sends its next request when the answer ends plus the think time.",
+        "Users with a request open or about to send one in the busiest hour (0 = the demand comes from the tokens "
+        "per month instead). Each sends its next request when the answer ends plus the think time; the requests "
+        "per day, the monthly tokens and the money follow from them.",
         "Little's law (L = λ × W): Little 1961",
         default=0,
     ),
@@ -212,20 +219,23 @@ QUANTITIES = (
         default=0,
     ),
     Quantity(
+        "users_requests_per_s",
+        "Permintaan per detik dari pengguna puncak",
+        "Requests per second of the peak users",
+        "Concurrent users at the peak ÷ (think time + TTFT target + output tokens × TPOT target): the rate at which "
+        "they send requests while answers arrive at the promised latency (0 without concurrent users).",
+        "Little's law (L = λ × W): Little 1961",
+        expr=safe_div(
+            R("peak_concurrent_users"),
+            R("think_time_s") + R("sla_ttft_s") + R("output_tokens") * R("sla_tpot_ms") / 1000,
+        ),
+    ),
+    Quantity(
         "peak_requests_per_s",
         "Permintaan per detik (puncak)",
         "Requests per second (peak)",
-        "With concurrent users at the peak: users ÷ (think time + TTFT target + output tokens × TPOT target), the "
-        "rate at which they send requests while answers arrive at the promised latency (Little's law). Else the "
-        "average rate × peak ÷ average ratio.",
-        BOOK_CAP + "; Little's law",
-        expr=IF(
-            R("peak_concurrent_users") > 0,
-            safe_div(
-                R("peak_concurrent_users"),
-                R("think_time_s") + R("sla_ttft_s") + R("output_tokens") * R("sla_tpot_ms") / 1000,
-            ),
-            R("average_requests_per_s") * R("peak_to_average_ratio"),
-        ),
+        "Average rate × peak ÷ average ratio.",
+        BOOK_CAP,
+        expr=R("average_requests_per_s") * R("peak_to_average_ratio"),
     ),
 )
