@@ -29,6 +29,7 @@ MODES = {
     "buy": "answer_tco_idr",
     "colocation": "answer_tco_colocation_idr",
     "cloud": "answer_tco_cloud_idr",
+    "hybrid": "tco_hybrid_idr",
 }
 OUTPUTS = (
     "status_text",
@@ -40,6 +41,7 @@ OUTPUTS = (
     "sla_ttft_requests_per_s",
     "sla_tpot_batch_users",
     "gpus_needed",
+    "hybrid_base_gpus",
     "servers_needed",
     "decode_tok_s",
     "ttft_s",
@@ -47,6 +49,8 @@ OUTPUTS = (
     "horizon_years",
     "demand_tokens_per_month",
     "api_name",
+    "premium_api_name",
+    "onprem_check_text",
     "api_cost_idr_per_month",
     "cloud_offer_name",
     "colocation_name",
@@ -59,6 +63,7 @@ MODE_TCO = {
     "buy": "tco_idr",
     "colocation": "tco_colocation_idr",
     "cloud": "tco_cloud_idr",
+    "hybrid": "tco_hybrid_idr",
     "api": "api_cost_idr_per_month",
 }
 SORT_KEYS = {
@@ -232,7 +237,6 @@ def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]]) ->
     values = rows(evaluate_many(graph, resolved, catalog.columns(), names=OUTPUTS), len(resolved), OUTPUTS)
     shared = {k: v for k, v in scenarios[0].items() if all(t.get(k) == v for t in scenarios)}
     plan = Plan([], Counter(), len(scenarios), {k: v for k, v in shared.items() if k not in CANDIDATE_KEYS})
-    api_added = False
     for s, r in zip(scenarios, values, strict=True):
         reason = _reason(r)
         if reason is not None:
@@ -242,6 +246,8 @@ def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]]) ->
         tokens = float(r["demand_tokens_per_month"]) * months
         for mode, answer in MODES.items():
             tco = _number(r[answer])
+            if mode == "hybrid" and r["onprem_check_text"] != "OK":
+                tco = None  # the hybrid owns a base fleet: on-premise money must hold
             if tco is None or tco <= 0:
                 plan.excluded[f"{mode}: {r[answer] if isinstance(r[answer], str) else 'no price'}"] += 1
                 continue
@@ -253,7 +259,7 @@ def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]]) ->
                     tco,
                     tco / months,
                     tco / tokens * 1e6 if tokens > 0 else math.inf,
-                    float(r["gpus_needed"]),
+                    float(r["hybrid_base_gpus"] if mode == "hybrid" else r["gpus_needed"]),
                     float(r["servers_needed"]),
                     float(r["decode_tok_s"]),
                     float(r["ttft_s"]),
@@ -263,15 +269,33 @@ def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]]) ->
                     note="" if r["status_text"] == "OK" else str(r["status_text"]),
                 )
             )
-        if not api_added and _number(r["api_cost_idr_per_month"]):
-            api = float(r["api_cost_idr_per_month"])
-            per_1m = api * months / tokens * 1e6 if tokens else math.inf
-            plan.options.append(
-                Option("api", {"api_name": r["api_name"]}, api * months, api, per_1m, offer=str(r["api_name"]))
-            )
-            api_added = True
+    plan.options.extend(_api_options(graph, catalog, plan.base, values[0]))
     _mark_pareto(plan.options)
     return plan
+
+
+def _api_options(graph: Graph, catalog: Catalog, base: Mapping[str, Value], first: Mapping[str, Value]) -> list:
+    """Every API serving the model (same model first, as the catalog orders them) and the premium API, each priced
+    on the workload's own tokens."""
+    model = str(base.get("model_name") or graph["model_name"].default).lower()
+    names = [r["name"] for r in catalog["api"].rows if str(r["model"]).lower() == model]
+    for name in (first["api_name"], first["premium_api_name"]):
+        if name not in names:
+            names.append(name)
+    settings = [resolve(graph, catalog, {**base, "api_name": n}) for n in names]
+    wanted = ("api_cost_idr_per_month", "horizon_years", "demand_tokens_per_month")
+    out = []
+    for name, r in zip(
+        names, rows(evaluate_many(graph, settings, catalog.columns(), names=wanted), len(names)), strict=True
+    ):
+        monthly = _number(r["api_cost_idr_per_month"])
+        if monthly is None:
+            continue
+        months = 12 * float(r["horizon_years"])
+        tokens = float(r["demand_tokens_per_month"]) * months
+        per_1m = monthly * months / tokens * 1e6 if tokens else math.inf
+        out.append(Option("api", {"api_name": name}, monthly * months, monthly, per_1m, offer=name))
+    return out
 
 
 def _mark_pareto(options: list[Option]) -> None:

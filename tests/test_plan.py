@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import shlex
@@ -10,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from kalkulator.cli import main
+from kalkulator.paths import CATALOG_DIR
 from kalkulator.plan import MODE_TCO
 from kalkulator.scenario import compute
 
@@ -54,6 +56,14 @@ def test_options_are_ranked_by_tco_and_each_reproduces_in_hitung(args):
     tcos = [o["tco_idr"] for o in options]
     assert tcos == sorted(tcos)
     _check_reproduces(options[:15])
+    # Every API serving the model (the API catalog's `model` column) is an option, and the premium API too (a model
+    # no API serves, Qwen2.5-7B, gets the same family and size class instead, plus the premium).
+    model = args[1]
+    with open(CATALOG_DIR / "api_prices.csv", encoding="utf-8", newline="") as fh:
+        serving = {r["name"] for r in csv.DictReader(fh) if r["model"] == model}
+    apis = {o["offer"] for o in options if o["mode"] == "api"}
+    assert serving <= apis and len(apis) == max(len(serving), 1) + 1
+    _check_reproduces([o for o in options if o["mode"] == "api"])
     # The printed command is a real command line: parsed and run, it gives the first option's TCO.
     first = options[0]
     argv = shlex.split(first["hitung"])[1:]
@@ -97,5 +107,6 @@ def test_bad_filters_name_the_option_and_the_closest_names():
 def test_an_empty_search_says_which_filter_removed_everything():
     result = run("plan", "--gpus", "H100 SXM", "--formats", "Q4_K_M", "--engines", "tensorrt-llm")
     assert result.exit_code == 2
-    assert "no option serves this workload" in result.stderr and "engine cannot run it" in result.stderr
+    assert "no GPU option serves this workload" in result.stderr and "engine cannot run it" in result.stderr
+    assert "the APIs: DeepInfra Llama-3.1-8B Turbo Rp" in result.stderr  # the same-model API is still an answer
     assert "Traceback" not in result.output

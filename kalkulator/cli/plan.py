@@ -85,9 +85,13 @@ def plan_cmd(model_name, workload_name, sets, gpus, formats, engines, sizes, by,
         fail(str(exc))
         return
     options = ranked(plan, by)
-    if not options:
+    if not any(o.mode != "api" for o in options):
         reasons = ", ".join(f"{n} {r}" for r, n in plan.excluded.most_common())
-        fail(f"no option serves this workload within its targets ({plan.candidates} candidates: {reasons})")
+        apis = "; ".join(f"{o.offer} Rp {o.idr_per_month:,.0f}/month" for o in options)
+        fail(
+            f"no GPU option serves this workload within its targets ({plan.candidates} candidates: {reasons})"
+            + (f"; the APIs: {apis}" if apis else "")
+        )
     if as_json:
         out = [
             o.as_dict()
