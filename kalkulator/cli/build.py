@@ -209,7 +209,8 @@ def verify_cmd(path: Path, shipped_only: bool, with_lo: bool, catalog_dir: Path 
         f"formulas: {report.cells_checked} cells checked "
         f"({len(layout.formulas)} formula cells × {len(passes)} input sets: {'; '.join(report.passes)}), "
         f"{len(report.mismatches)} mismatches, {len(report.unexpected_formulas)} unexpected formula cells, "
-        f"{report.cached_checked} cached values checked against the recalculation"
+        f"{report.cached_checked} cached values checked against the recalculation, {report.texts_checked} formula "
+        "texts compared with the engine's rendering"
     )
     ok = report.ok
     if with_lo:

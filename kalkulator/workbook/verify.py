@@ -44,6 +44,7 @@ class Report:
     mismatches: list[Mismatch] = field(default_factory=list)
     unexpected_formulas: list[str] = field(default_factory=list)
     cached_checked: int = 0  # formula cells whose cached result was compared with the recalculated value
+    texts_checked: int = 0  # formula cells whose text was compared with the engine's rendering of its tree
 
     @property
     def ok(self) -> bool:
@@ -198,19 +199,38 @@ class Evaluator:
         return {k: normalise(solution[k]) if k in solution else None for k in keys}
 
 
-def formula_cells(path: Path) -> set[str]:
-    """Keys of every formula cell in the file, read with openpyxl (independent of the layout)."""
+def formula_cells(path: Path) -> dict[str, str]:
+    """Key → formula text of every formula cell in the file, read with openpyxl (independent of the layout)."""
     import openpyxl
 
     key = Evaluator.key_of(path)
     wb = openpyxl.load_workbook(path)
     return {
-        key(ws.title, cell.coordinate)
+        key(ws.title, cell.coordinate): str(cell.value)
         for ws in wb.worksheets
         for row in ws.iter_rows()
         for cell in row
         if cell.data_type == "f"
     }
+
+
+_PREFIXES = re.compile(r"_xl(fn|ws)\.", re.IGNORECASE)
+
+
+def text_mismatches(by_key: Mapping[str, FormulaCell], in_file: Mapping[str, str]) -> list[Mismatch]:
+    """Formula cells whose text in the file is not the engine's rendering of their tree."""
+    return [
+        Mismatch("formula text", f"{f.sheet}!{f.coord}", f.label, f.text, in_file[k])
+        for k, f in by_key.items()
+        if k in in_file and formula_text(in_file[k]) != formula_text(f.text)
+    ]
+
+
+def formula_text(text: str) -> str:
+    """A formula as compared: without the leading =, the prefixes writers add (_xlfn.) and whitespace outside
+    text literals."""
+    parts = re.split(r'("(?:[^"]|"")*")', text.lstrip("="))
+    return "".join(p if p.startswith('"') else _PREFIXES.sub("", re.sub(r"\s+", "", p)) for p in parts)
 
 
 def cached_values(path: Path, keys: list[str]) -> dict[str, Value]:
@@ -317,7 +337,8 @@ def verify(
     catalog: Catalog,
     passes: list[InputSet],
 ) -> Report:
-    """Evaluate the file once per input set and compare every formula cell with the engine.
+    """Evaluate the file once per input set and compare every formula cell with the engine, and its text with the
+    engine's rendering of the cell's tree (a booby-trapped formula may give the right values under every set).
 
     Then compare every cached result with the file recalculated as it stands (the shipped-inputs pass when
     there is one): a stale or wrong cache is reported as a mismatch of the pass "cached values".
@@ -331,7 +352,7 @@ def verify(
     if as_is is None:
         cell_sets.append({})
         as_is = len(passes)
-    found: list[tuple[list[dict[tuple, Value]], set[str], dict[str, Value]]] = []
+    found: list[tuple[list[dict[tuple, Value]], dict[str, str], dict[str, Value]]] = []
 
     def meanwhile() -> None:  # the engine's values and the file's own cells, read while the workers recalculate
         expected = [expected_values(layout, graph, columns, p.settings, p.table_inputs) for p in passes]
@@ -348,7 +369,9 @@ def verify(
             if not same(want, got):
                 report.mismatches.append(Mismatch(inputs.name, f"{f.sheet}!{f.coord}", f.label, want, got))
     recalculated = results[as_is]
-    report.unexpected_formulas = sorted(in_file - set(by_key))
+    report.unexpected_formulas = sorted(set(in_file) - set(by_key))
+    report.texts_checked = len(by_key)
+    report.mismatches += text_mismatches(by_key, in_file)
     for k, f in by_key.items():
         report.cached_checked += 1
         if not same(recalculated[k], cached[k]):
