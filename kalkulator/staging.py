@@ -3,7 +3,9 @@
 A folder being created is staged beside it and appears with one rename, complete. An existing folder gets a
 hidden staging folder inside it; once every file there is written and synced, a `.complete` list is written and
 the files are renamed over the old ones, one after the other. A process killed before that list exists leaves
-the old files untouched; one killed between the renames leaves the list, and the next run finishes the renames.
+the old files untouched; one killed between the renames leaves the list, and the next run finishes the renames,
+unless a newer build has swapped its files in since (then the old staging is removed, never rolled forward). An
+output name taken by a folder is an error before anything is written.
 Each staging folder is locked (flock) while its process lives, so a later run can tell a leftover from a
 folder another process is still writing, and removes only leftovers.
 """
@@ -146,6 +148,16 @@ def _finish(stage: Path, out_dir: Path) -> list[str]:
     return moved
 
 
+def _superseded(stage: Path, out_dir: Path) -> bool:
+    """Whether a file in out_dir that the interrupted build would still replace was written after that build's
+    set was complete: a newer build swapped in since, and rolling the old one forward would undo it."""
+    finished = (stage / COMPLETE).stat().st_mtime_ns
+    names = (stage / COMPLETE).read_text(encoding="utf-8").splitlines()
+    return any(
+        (stage / n).exists() and (out_dir / n).is_file() and (out_dir / n).stat().st_mtime_ns > finished for n in names
+    )
+
+
 def clean(out_dir: Path, names: tuple[str, ...] = ()) -> list[str]:
     """Finish or remove what interrupted runs left; return what was done, one line each.
 
@@ -153,11 +165,16 @@ def clean(out_dir: Path, names: tuple[str, ...] = ()) -> list[str]:
     other is removed; a folder another process still holds is left alone.
     """
     done: list[str] = []
-    for path in leftovers(out_dir, names):
+    found = leftovers(out_dir, names)
+    complete = [p for p in found if p.is_dir() and (p / COMPLETE).exists()]
+    found.sort(key=lambda p: -(p / COMPLETE).stat().st_mtime_ns if p in complete else 0)  # newest set first
+    for path in found:
         if path.is_dir():
             if not _is_leftover(path):
                 continue
-            if path.parent == out_dir and (path / COMPLETE).exists():
+            if path.parent == out_dir and (path / COMPLETE).exists() and _superseded(path, out_dir):
+                done.append(f"removed {path.name} (an interrupted build older than the files in place)")
+            elif path.parent == out_dir and (path / COMPLETE).exists():
                 with _swap_lock(out_dir):
                     moved = _finish(path, out_dir)
                 done.append(f"finished the renames of an interrupted build ({', '.join(moved) or 'none left'})")
@@ -219,6 +236,10 @@ def write_outputs(out_dir: Path, files: Mapping[str, bytes]) -> list[str]:
     Raises OutputError naming the folder when it cannot be created or written; nothing is changed then.
     """
     check_writable(out_dir)
+    for name in files:  # anything in the way is found before a single file is written or renamed
+        target = out_dir / name
+        if target.exists() and not target.is_file():
+            raise OutputError(f"{target}: is a folder or another non-file where an output goes; move it away")
     shown, out_dir = out_dir, Path(os.path.abspath(out_dir))
     try:
         done = clean(out_dir, tuple(files))

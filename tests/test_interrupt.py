@@ -23,7 +23,7 @@ from click.testing import CliRunner
 
 from kalkulator.cli import main
 from kalkulator.paths import CATALOG_DIR
-from kalkulator.staging import COMPLETE, STAGING, clean, leftovers, staging_folder, write_outputs
+from kalkulator.staging import COMPLETE, STAGING, OutputError, clean, leftovers, staging_folder, write_outputs
 
 NAMES = ("kalkulator.xlsx", "kalkulator-en.xlsx", "preview.html")
 BUILD = [sys.executable, "-c", "from kalkulator.cli import main; main()", "build"]
@@ -341,3 +341,26 @@ def test_sigkill_at_random_moments_leaves_the_old_or_the_new_set(tmp_path, new_s
     # The seeded moments land inside builds. Whether a kill hits the few milliseconds of writing depends on the
     # machine; the os._exit tests above cover each step of it deterministically.
     assert sum(o[0] == "killed" for o in outcomes) >= 4, outcomes
+
+
+def test_a_stale_interrupted_build_never_overwrites_a_newer_one(tmp_path):
+    # Build A was killed after renaming a.txt; meanwhile build B (started earlier, so its clean-up ran before A
+    # died) swapped in a whole newer set. The next run must remove A's staging, not roll its b.txt, c.txt forward.
+    out = _old_folder(tmp_path)
+    _killed_writer(out, "replace", 3)  # A: the list and a.txt in place, b.txt and c.txt still staged
+    (stage,) = leftovers(out)
+    time.sleep(0.01)
+    newer = {"a.txt": b"B a", "b.txt": b"B b", "c.txt": b"B c"}
+    for name, data in newer.items():  # B's set, written after A's was complete
+        (out / name).write_bytes(data)
+    assert clean(out, tuple(newer)) == [f"removed {stage.name} (an interrupted build older than the files in place)"]
+    assert visible(out) == newer and hidden(out) == []
+
+
+def test_a_folder_in_place_of_an_output_fails_before_anything_changes(tmp_path):
+    out = _old_folder(tmp_path)
+    (out / "b.txt").unlink()
+    (out / "b.txt").mkdir()
+    with pytest.raises(OutputError, match=r"b.txt: is a folder or another non-file where an output goes"):
+        write_outputs(out, NEW)
+    assert (out / "a.txt").read_bytes() == OLD["a.txt"] and hidden(out) == []
