@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kalkulator.expr import AND, IF, JOIN, NE, NOT, OR, ROUND, Msg, Node, R
+from kalkulator.expr import AND, IF, JOIN, NE, NOT, OR, ROUND, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
-from kalkulator.quantities.domains import domain_of, settable_numbers
+from kalkulator.quantities.domains import PLAUSIBLE, domain_of, settable_numbers
 
 OK = Msg("OK", "OK")
 
@@ -176,6 +176,95 @@ def range_text(quantities: Iterable[Quantity]) -> Quantity:
     )
 
 
+def plausible_text(quantities: Iterable[Quantity]) -> Quantity:
+    """Typed numbers outside their plausible range, each with the range (blank when none)."""
+    names = {q.name for q in quantities}
+    terms = [
+        IF(OR(R(name) < low, R(name) > high), f" {name} ({low:,g}–{high:,g} {why})", "")
+        for name, (low, high, why) in PLAUSIBLE.items()
+        if name in names
+    ]
+    return Quantity(
+        "implausible_text",
+        "Isian di luar kisaran wajar",
+        "Inputs outside their plausible range",
+        "Names of numbers outside the range they usually have, with that range (blank when none): allowed, but "
+        "more often a slip of the keyboard than a real scenario.",
+        "kalkulator plausibility table (quantities/domains.py)",
+        expr=JOIN(*terms) if terms else Msg("", ""),
+    )
+
+
+PLAUSIBLE_CHECK = Check(
+    "warn",
+    NE(R("implausible_text"), ""),
+    JOIN(
+        Msg("Periksa nilai di luar kisaran wajar:", "Check values outside their plausible range:"),
+        R("implausible_text"),
+    ),
+    Msg("nilai tidak wajar", "implausible value"),
+)
+ARCHITECTURE_CHECKS = (
+    Check(
+        "run",
+        R("model_sliding_layers") > R("model_layers"),
+        Msg(
+            "Layer sliding-window (model_sliding_layers) lebih banyak dari layer model (model_layers).",
+            "More sliding-window layers (model_sliding_layers) than the model has layers (model_layers).",
+        ),
+        Msg("layer sliding > layer", "sliding layers > layers"),
+    ),
+    Check(
+        "run",
+        R("model_active_params_b") > R("model_params_b"),
+        Msg(
+            "Parameter aktif (model_active_params_b) lebih besar dari parameter total (model_params_b).",
+            "Active parameters (model_active_params_b) exceed the total parameters (model_params_b).",
+        ),
+        Msg("parameter aktif > total", "active > total parameters"),
+    ),
+    Check(
+        "run",
+        AND(
+            R("model_kv_heads") > 0,
+            NE(
+                safe_div(R("model_heads"), R("model_kv_heads")),
+                ROUND(safe_div(R("model_heads"), R("model_kv_heads")), 0),
+            ),
+        ),
+        Msg(
+            "Jumlah head KV (model_kv_heads) harus membagi habis jumlah head attention (model_heads).",
+            "The KV heads (model_kv_heads) must divide the attention heads (model_heads) evenly.",
+        ),
+        Msg("head KV tidak membagi head", "KV heads do not divide heads"),
+    ),
+    Check(
+        "run",
+        AND(
+            R("model_params_b") > 0,
+            OR(
+                R("model_layers") <= 0,
+                R("model_hidden") <= 0,
+                R("model_heads") <= 0,
+                R("model_max_context_tokens") <= 0,
+            ),
+        ),
+        Msg(
+            "Model tanpa layer, lebar (hidden), head atau konteks maksimum: isi angkanya (file model rusak?).",
+            "The model has no layers, width (hidden), heads or maximum context: give them (a damaged model file?).",
+        ),
+        Msg("arsitektur model tidak lengkap", "model shape incomplete"),
+    ),
+    Check(
+        "run",
+        R("gpus_needed") > 1_000_000,
+        Msg(
+            "Lebih dari sejuta GPU dibutuhkan: periksa kebutuhan, jam aktif dan target latensi.",
+            "More than a million GPUs needed: check the demand, the active hours and the latency targets.",
+        ),
+        Msg("lebih dari sejuta GPU", "over a million GPUs"),
+    ),
+)
 RANGE_CHECK = Check(
     "run",
     NE(R("out_of_range_text"), ""),
@@ -214,20 +303,21 @@ def chain(checks: tuple[Check, ...], short: bool) -> Node:
 
 def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
     """The status and check quantities; the range check covers every share among `others`."""
-    checks = (RANGE_CHECK, *CROSS_CHECKS, *CHECKS)
+    checks = (RANGE_CHECK, *CROSS_CHECKS, *ARCHITECTURE_CHECKS, *CHECKS, PLAUSIBLE_CHECK)
 
     def of(*voids: str) -> tuple[Check, ...]:
         return tuple(c for c in checks if c.voids in voids)
 
     return (
         range_text(others),
+        plausible_text(others),
         Quantity(
             "input_check_text",
             "Pemeriksaan: isian",
             "Check: inputs",
             "OK, or the first input outside its range or inconsistent with another (the CLI stops with it).",
             "Consistency checks",
-            expr=chain((RANGE_CHECK, *CROSS_CHECKS), short=False),
+            expr=chain((RANGE_CHECK, *CROSS_CHECKS, *ARCHITECTURE_CHECKS[:4]), short=False),
         ),
         Quantity(
             "status_text",

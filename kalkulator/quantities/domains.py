@@ -155,6 +155,21 @@ DOMAINS: dict[str, Domain] = {
 }
 
 
+# Plausible ranges beside the hard domains: a value outside is allowed (a what-if) but the status names it, since it
+# is far more often a slip (16.5 typed for 16,500 rupiah per dollar, 1e-300 active hours) than a real scenario.
+PLAUSIBLE: dict[str, tuple[float, float, str]] = {
+    "usd_idr": (5_000, 50_000, "rupiah per US dollar (about 16,000 in 2025–26)"),
+    "electricity_idr_per_kwh": (300, 10_000, "PLN tariffs are about Rp 1,000–2,500 per kWh"),
+    "active_hours_per_day": (0.5, 24, "hours a day with traffic"),
+    "lifetime_years": (0.5, 15, "years a GPU is used"),
+    "horizon_years": (0.5, 20, "years of the TCO"),
+    "gpu_mem_bandwidth_gbs": (1, 100_000, "GB/s of one accelerator (HBM3e: about 8,000)"),
+    "gpu_fp16_tflops": (0.01, 100_000, "TFLOPS of one accelerator"),
+    "pue": (1, 3, "data-centre PUE (1.1–2.0 in practice)"),
+    "tokens_per_month": (1_000, 1e14, "tokens a month"),
+}
+
+
 def domain_of(q: Quantity) -> Domain:
     """The declared domain of a number a user can type (its unit's domain unless the table names it)."""
     if q.name in DOMAINS:

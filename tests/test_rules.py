@@ -1,0 +1,58 @@
+"""One rule set for every entry path: the catalog's cross-field architecture rules hold for --set, scenario CSVs,
+config.json and GGUF imports alike (the DSL's checks); implausible numbers and physical absurdities are a status,
+never a silent number."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from kalkulator.cli import main
+from kalkulator.scenario import compute
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.mark.parametrize(
+    ("item", "words"),
+    [
+        # Llama-3.1-8B: 32 layers, 32 heads, 8 KV heads, 8.03B parameters.
+        ("model_sliding_layers=64", "More sliding-window layers (model_sliding_layers) than the model has layers"),
+        ("model_params_b=1", "Active parameters (model_active_params_b) exceed the total parameters"),
+        ("model_kv_heads=7", "The KV heads (model_kv_heads) must divide the attention heads"),  # 32 ÷ 7 is not whole
+    ],
+)
+def test_cross_field_rules_stop_set_and_csv(item, words, tmp_path):
+    result = run("hitung", "--set", item)
+    assert result.exit_code == 2 and words in result.stderr
+    name, value = item.split("=")
+    path = tmp_path / "in.csv"
+    path.write_text(f"{name}\n{value}\n", encoding="utf-8")
+    batch = run("hitung", "--scenarios", str(path), "--json")
+    assert words in batch.stdout  # a batch row carries the status instead of stopping the other rows
+
+
+def test_an_imported_shape_with_zeros_is_refused():
+    # What a GGUF with embedding_length=0 or context_length=0 gives the engine (the typed domains refuse 0 already).
+    for name in ("model_hidden", "model_max_context_tokens"):
+        values = compute({name: 0.0})
+        assert values["input_check_text"].startswith("The model has no layers, width (hidden), heads or maximum")
+
+
+def test_a_negative_kv_cache_cannot_be_reached():
+    values = compute({"model_sliding_layers": 64.0})
+    assert values["run_check_text"] != "OK" and values["answer_tco_idr"] != values["tco_idr"]
+
+
+def test_implausible_values_are_named_with_their_range():
+    values = compute({"usd_idr": 16.5})  # 16.500 typed the English way: 16.5 rupiah per dollar
+    assert values["status_text"].startswith("Check values outside their plausible range: usd_idr (5,000–50,000")
+    assert values["run_check_text"] == "OK"  # allowed as a what-if: the numbers stand, the status says so
+
+
+def test_tiny_active_hours_do_not_give_a_fleet_of_1e300_gpus():
+    values = compute({"active_hours_per_day": 1e-300})
+    assert values["status_text"].startswith("More than a million GPUs needed")
+    assert isinstance(values["answer_tco_idr"], str)  # the answer block shows the reason, not 1.6e300 GPUs' cost
