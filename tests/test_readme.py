@@ -43,3 +43,7 @@ def test_readme_has_examples_and_quick_start():
 def test_ruff_clean():
     result = subprocess.run([sys.executable, "-m", "ruff", "check", str(ROOT)], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", str(ROOT)], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
