@@ -81,7 +81,7 @@ class PlanError(ValueError):
 
 @dataclass
 class Option:
-    mode: str  # buy | colocation | cloud | api
+    mode: str  # buy | colocation | cloud | hybrid | api
     settings: dict[str, Value]  # what reproduces it in `hitung` (names as --set takes them)
     tco_idr: float
     idr_per_month: float
@@ -300,15 +300,16 @@ def _api_options(graph: Graph, catalog: Catalog, base: Mapping[str, Value], firs
 
 def _mark_pareto(options: list[Option]) -> None:
     """An option is on the front when no other is at least as good in TCO, TTFT and TPOT and better in one."""
+    import numpy as np
+
     served = [o for o in options if o.mode != "api"]
-    for o in served:
-        o.pareto = not any(
-            p.tco_idr <= o.tco_idr
-            and p.ttft_s <= o.ttft_s
-            and p.tpot_ms <= o.tpot_ms
-            and (p.tco_idr < o.tco_idr or p.ttft_s < o.ttft_s or p.tpot_ms < o.tpot_ms)
-            for p in served
-        )
+    if not served:
+        return
+    x = np.array([(o.tco_idr, o.ttft_s, o.tpot_ms) for o in served])
+    for i, o in enumerate(served):
+        no_worse = (x <= x[i]).all(axis=1)
+        better = (x < x[i]).any(axis=1)
+        o.pareto = not (no_worse & better).any()
 
 
 def ranked(plan: Plan, by: str = "tco") -> list[Option]:
@@ -326,9 +327,14 @@ def hitung_command(o: Option, base: Mapping[str, Value]) -> str:
     monthly cost × the horizon's months)."""
     parts = ["kalkulator hitung"]
     for name, value in {**base, **o.settings}.items():
-        shown = f"{value:g}" if isinstance(value, float) else str(value)
+        shown = _plain(value) if isinstance(value, float) else str(value)
         parts.append(f"--set {name}={_quoted(shown)}")
     return " ".join(parts)
+
+
+def _plain(x: float) -> str:
+    """A number as --set reads it back exactly (whole numbers without a decimal point)."""
+    return str(int(x)) if x.is_integer() and abs(x) < 1e16 else repr(x)
 
 
 def _quoted(text: str) -> str:
