@@ -12,13 +12,20 @@ from importlib import resources
 from pathlib import Path
 
 from kalkulator.catalog import Catalog, load_catalog
-from kalkulator.expr import MAX, Node, R
+from kalkulator.expr import AND, MAX, Node, R, names_in
 from kalkulator.graph import Graph
 from kalkulator.js import columns_js, program_js, runtime_js, to_js
 from kalkulator.quantities import QUANTITIES
 from kalkulator.scenario import ScenarioError, resolve
-from kalkulator.simulate import CHAT_OK_TOK_S, LANGS, READING_TOK_S, TOKENS_PER_WORD, jitter_factors, load_sample
-from kalkulator.simulate import tokenize
+from kalkulator.simulate import (
+    CHAT_OK_TOK_S,
+    LANGS,
+    READING_TOK_S,
+    TOKENS_PER_WORD,
+    jitter_factors,
+    load_sample,
+    tokenize,
+)
 from kalkulator.staging import write_outputs
 
 # What a person chooses, as (URL-fragment key, quantity); blank numbers mean "from the workload preset".
@@ -56,8 +63,14 @@ SHOWN = (
     "max_concurrent_users",
 )
 # Page-only values, written as trees over the graph like any formula: the stream's own length (first token at
-# TTFT, then n−1 gaps of TPOT; kalkulator.simulate.stream_seconds), which the live clock counts toward.
-PAGE_EXPRS: dict[str, Node] = {"stream_s": R("ttft_s") + MAX(R("output_tokens") - 1, 0) * R("tpot_ms") / 1000}
+# TTFT, then n−1 gaps of TPOT; kalkulator.simulate.stream_seconds), which the live clock counts toward, and
+# whether the setup can run at all (a missed latency target still streams, so it can be felt).
+PAGE_EXPRS: dict[str, Node] = {
+    "stream_s": R("ttft_s") + MAX(R("output_tokens") - 1, 0) * R("tpot_ms") / 1000,
+    "streams_flag": AND(
+        R("usable_hardware_flag"), R("engine_backend_flag"), R("engine_format_flag"), R("fits_in_vram")
+    ),
+}
 JITTER, SEED, JITTER_GAPS = 0.15, 0, 1000
 DEFAULT_PANELS = (
     {"model": "Llama-3.1-8B", "gpu": "RTX 4090 24GB", "quant": "Q4_K_M", "engine": "llama.cpp"},
@@ -66,9 +79,28 @@ DEFAULT_PANELS = (
 _PLACEHOLDERS = ("__KALKULATOR_DATA__", "__KALKULATOR_PROGRAM__")
 
 
-def page_data(catalog: Catalog, graph: Graph) -> dict:
+def base_settings(catalog: Catalog, graph: Graph, notes: list[str] | None = None) -> dict:
+    """The engine's default choices in catalog spelling; a default the catalog lacks becomes its first row."""
+    chosen = {}
+    for q in graph.inputs:
+        if (
+            q.choices
+            and not q.optional
+            and isinstance(q.default, str)
+            and catalog[q.choices[0]].find(q.default) is None
+        ):
+            chosen[q.name] = catalog[q.choices[0]].names[0]
+            if notes is not None:
+                notes.append(
+                    f"preview: the default {q.name} {q.default!r} is not in the catalog; the page starts "
+                    f"with {chosen[q.name]!r}"
+                )
+    return resolve(graph, catalog, chosen)
+
+
+def page_data(catalog: Catalog, graph: Graph, notes: list[str] | None = None) -> dict:
     """Everything the page needs besides the compiled formulas: choices, labels, defaults and pacing data."""
-    base = resolve(graph, catalog, {})  # the engine's default choices, in catalog spelling
+    base = base_settings(catalog, graph, notes)
     options = {}
     for key, name in PICKS:
         q = graph[name]
@@ -95,7 +127,7 @@ def page_data(catalog: Catalog, graph: Graph) -> dict:
 def program(catalog: Catalog, graph: Graph) -> str:
     """The JavaScript that computes the shown quantities: upstream formulas in dependency order, page values,
     the catalog columns they read and the runtime."""
-    steps, used = program_js(graph, SHOWN)
+    steps, used = program_js(graph, (*SHOWN, *sorted(set().union(*map(names_in, PAGE_EXPRS.values())))))
     extra = ",".join(f"{json.dumps(name)}:{to_js(expr)}" for name, expr in PAGE_EXPRS.items())
     return "\n".join(
         [
@@ -119,7 +151,7 @@ def render(catalog: Catalog | None = None, notes: list[str] | None = None) -> st
         if template.count(placeholder) != 1:
             raise ValueError(f"preview template must contain {placeholder} exactly once")
     try:
-        data = page_data(catalog, graph)
+        data = page_data(catalog, graph, notes)
     except ScenarioError as exc:
         raise ScenarioError(f"preview: {exc}") from None
     if not data["defaults"] and notes is not None:
