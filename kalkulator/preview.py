@@ -15,6 +15,7 @@ from kalkulator.catalog import Catalog, load_catalog
 from kalkulator.expr import AND, MAX, Node, R, names_in
 from kalkulator.graph import Graph
 from kalkulator.js import columns_js, program_js, runtime_js, to_js
+from kalkulator.preview_measured import published_near
 from kalkulator.quantities import QUANTITIES
 from kalkulator.scenario import ScenarioError, resolve
 from kalkulator.simulate import (
@@ -117,6 +118,7 @@ def page_data(catalog: Catalog, graph: Graph, notes: list[str] | None = None) ->
         "labels": {n: {"id": graph[n].label_id, "en": graph[n].label_en, "unit": graph[n].unit.label} for n in SHOWN},
         "pick_labels": {key: {"id": graph[n].label_id, "en": graph[n].label_en} for key, n in PICKS},
         "defaults": [d for d in DEFAULT_PANELS if all(d[k] in options[k] for k in ("model", "gpu", "quant", "engine"))],
+        "measured": published_near(catalog, graph),
         "jitter": jitter_factors(JITTER_GAPS, JITTER, SEED),
         "samples": {lang: tokenize(load_sample(lang), TOKENS_PER_WORD[lang]) for lang in LANGS},
         "reading_tok_s": list(READING_TOK_S),

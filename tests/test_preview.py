@@ -224,3 +224,15 @@ def test_the_clock_reads_elapsed_of_predicted_then_done(page, catalog, tmp_path)
     end = re.search(r"done: 300 tokens in (\d+\.\d) s \(predicted (\d+\.\d) s\)", done["_html"])
     assert end, done["_html"][-1500:]
     assert float(end.group(1)) == pytest.approx(predicted, rel=0.05)  # paced by the page's own TPOT
+
+
+@pytest.mark.slow
+def test_the_published_measurement_hitung_lists_first_is_beside_the_prediction(page, tmp_path):
+    setup = {"model": "Llama-3.1-8B", "gpu": "RTX 4090 24GB", "quant": "Q4_K_M"}
+    first = _hitung("--model", "Llama-3.1-8B", "--gpu", "RTX 4090 24GB", "--quant", "Q4_K_M")["measurements"][0]
+    panel = _browse(page, [setup], tmp_path, lang="en")[0]
+    assert float(panel["measured_tok_s"]) == first["measured_tok_s"]
+    line = re.search(r'<p class="info measured"[^>]*>([^<]*)</p>', panel["_html"]).group(1)
+    assert f"({first['test']} · {first['model_name']} · {first['engine']} · 1 GPU · {first['build_year']})" in line
+    assert f"that setup {first['estimate_tok_s']:.1f} tok/s" in line
+    assert first["source"].split("://")[1] in line
