@@ -12,7 +12,24 @@ import math
 from collections.abc import Iterable, Mapping
 from importlib import resources
 
-from kalkulator.expr import FUNCS, BinOp, Bool, Call, Col, If, Msg, Neg, Node, Num, Ref, Text, Value, Visitor, XlError
+from kalkulator.expr import (
+    FUNCS,
+    BinOp,
+    Bool,
+    Call,
+    Col,
+    If,
+    Msg,
+    Names,
+    Neg,
+    Node,
+    Num,
+    Ref,
+    Text,
+    Value,
+    Visitor,
+    XlError,
+)
 from kalkulator.graph import Graph, override_key
 
 OP_NAMES = {
@@ -119,34 +136,15 @@ def runtime_js() -> str:
     return source + "\n" + functions_js() + "\n"
 
 
-class ColumnsUsed(Visitor):
-    """Collect the catalog columns a tree reads, so the page embeds only those."""
+class ColumnsUsed(Names):
+    """Collect the catalog columns a tree reads (beside its names), so the page embeds only those."""
 
     def __init__(self) -> None:
-        self.found: set[tuple[str, str]] = set()
+        super().__init__()
+        self.columns: set[tuple[str, str]] = set()
 
     def visit_Col(self, n: Col) -> None:
-        self.found.add((n.table, n.column))
-
-    def visit_Num(self, n: Node) -> None:
-        return None
-
-    visit_Text = visit_Bool = visit_Ref = visit_Msg = visit_Num
-
-    def visit_BinOp(self, n: BinOp) -> None:
-        self.visit(n.left)
-        self.visit(n.right)
-
-    def visit_Neg(self, n: Neg) -> None:
-        self.visit(n.operand)
-
-    def visit_If(self, n: If) -> None:
-        for c in (n.cond, n.then, n.other):
-            self.visit(c)
-
-    def visit_Call(self, n: Call) -> None:
-        for a in n.args:
-            self.visit(a)
+        self.columns.add((n.table, n.column))
 
 
 def program_js(graph: Graph, names: Iterable[str] | None = None) -> tuple[str, set[tuple[str, str]]]:
@@ -170,7 +168,7 @@ def program_js(graph: Graph, names: Iterable[str] | None = None) -> tuple[str, s
             overridable.append(js_string(name))
             assert override_key(name) == name + "__set"  # the runtime's spelling of the override cell
         steps.append(f"[{js_string(name)},{js_string(kind)},{to_js(expr)}]")
-    return "{overridable:[" + ",".join(overridable) + "],steps:[\n" + ",\n".join(steps) + "]}", used.found
+    return "{overridable:[" + ",".join(overridable) + "],steps:[\n" + ",\n".join(steps) + "]}", used.columns
 
 
 def columns_js(columns: Mapping[tuple[str, str], tuple], wanted: Iterable[tuple[str, str]]) -> str:
