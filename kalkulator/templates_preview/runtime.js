@@ -101,12 +101,26 @@ const K = (() => {
     return out;
   }
 
+  // a > 0 to 15 significant digits as [mantissa, exponent], a tie to even as Python's "%.15g" rounds it (JS's
+  // toExponential takes a tie away from zero). A tie needs exactly 16 significant digits ending in 5, so the
+  // exact value (toFixed gives it to 100 decimals) tells.
+  function snap15(a) {
+    const [mant, exp] = a.toExponential(14).split("e");
+    if (a >= 1e21) return [mant, exp];
+    const sig = a.toFixed(100).replace(/0+$/, "").replace(".", "").replace(/^0+/, "");
+    if (sig.length === 16 && sig[15] === "5" && Number(sig[14]) % 2 === 0) {
+      const down = a.toExponential(15).split("e");  // exact here: 16 digits hold the value
+      return [down[0].slice(0, -1), down[1]];
+    }
+    return [mant, exp];
+  }
+
   // ROUND family: on the value shown to 15 significant digits, in decimal; mode "half" (away from zero),
   // "up" (away from zero) or "down" (toward zero). The result is the double nearest the decimal result.
   function xlRound(x, digits, mode) {
     const d = Math.trunc(digits);
     if (x === 0) return 0;
-    const [mant, exp] = Math.abs(x).toExponential(14).split("e");
+    const [mant, exp] = snap15(Math.abs(x));
     const D = mant.replace(".", "");  // 15 digits; the value is 0.D × 10^(e + 1)
     const k = Number(exp) + 1 + d;  // digits kept before the rounding point
     if (k >= D.length) return (x < 0 ? -1 : 1) * Number(`${D}e${Number(exp) - 14}`);
