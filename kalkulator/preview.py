@@ -112,6 +112,7 @@ def page_data(catalog: Catalog, graph: Graph, notes: list[str] | None = None) ->
     return {
         "picks": [[key, name] for key, name in PICKS],
         "number_picks": list(NUMBER_PICKS),
+        "from_preset": [name for _, name in PICKS if graph[name].overridable],  # blank = what the preset gives
         "options": options,
         "base": {k: v for k, v in base.items() if k in graph and graph[k].is_input},
         "shown": list(SHOWN),
