@@ -22,6 +22,9 @@ NEAREST_READS = (
 )  # fmt: skip
 
 
+SHAPE = ("layers", "hidden", "heads", "kv_heads", "head_dim")
+
+
 def triple_key(gpu: str, model: str, quant: str) -> str:
     return f"{gpu}|{model}|{quant}"
 
@@ -32,8 +35,22 @@ def published_near(catalog: Catalog, graph: Graph) -> dict[str, dict]:
     on_gpu: dict[str, list] = {}
     for m in published:
         on_gpu.setdefault(m.gpu_name.lower(), []).append(m)  # only a same-GPU measurement is kept (tier 0)
-    pairs = sorted({(m.gpu_name, m.quant_name) for m in published})
-    triples = [(g, model, q) for g, q in pairs for model in catalog["model"].names]
+    # A model can match at the same model or architecture only with the measured model's shape: a prefilter that
+    # spares evaluating the others (nearest() still decides).
+    models = catalog["model"]
+    shape_of = {r["name"]: tuple(r[k] for k in SHAPE) for r in (models.find(n) for n in models.names)}
+    by_shape: dict[tuple, list[str]] = {}
+    for name, shape in shape_of.items():
+        by_shape.setdefault(shape, []).append(name)
+    measured_shapes = {}
+    for m in published:
+        measured_shapes.setdefault((m.gpu_name, m.quant_name), set()).add(shape_of[models.find(m.model_name)["name"]])
+    triples = [
+        (g, model, q)
+        for (g, q), shapes in sorted(measured_shapes.items())
+        for shape in sorted(shapes, key=str)
+        for model in by_shape[shape]
+    ]
     scenarios = [resolve(graph, catalog, {"gpu_name": g, "model_name": m, "quant_name": q}) for g, m, q in triples]
     columns = catalog.columns()
     values = rows(evaluate_many(graph, scenarios, columns, names=NEAREST_READS), len(scenarios), NEAREST_READS)
