@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping
 from importlib import resources
 
@@ -133,6 +134,9 @@ def functions_js() -> str:
 def runtime_js() -> str:
     """The runtime plus the function table: what any compiled tree needs."""
     source = (resources.files("kalkulator") / "templates_preview" / "runtime.js").read_text(encoding="utf-8")
+    missing = [name for name in FUNCS if not re.search(rf"^\s+{name}: ", source, re.M)]
+    if missing:  # a function with no JavaScript fails the build, never the page
+        raise ValueError(f"runtime.js has no JavaScript for {', '.join(missing)}")
     return source + "\n" + functions_js() + "\n"
 
 

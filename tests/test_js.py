@@ -95,6 +95,14 @@ def test_js_text(node, expected):
     assert to_js(node) == "(v,C,L)=>" + expected
 
 
+def test_a_function_without_javascript_fails_the_build(monkeypatch):
+    from kalkulator import expr, js
+
+    monkeypatch.setitem(expr.FUNCS, "SQRT", expr.Func(lambda x: x, 1, 1))
+    with pytest.raises(ValueError, match="runtime.js has no JavaScript for SQRT"):
+        js.runtime_js()
+
+
 def _tree(rng: random.Random, depth: int):
     """A random tree over every node kind and function of the whitelist."""
     if depth == 0 or rng.random() < 0.2:
