@@ -1,8 +1,8 @@
-"""`kalkulator preview`: one offline HTML page that streams up to four configurations side by side.
+"""`kalkulator preview`: one offline HTML page that streams up to four setups side by side.
 
-The page holds no formula: every number is computed here by the engine (compute()) over a curated grid of
-models × GPUs × quantizations × users and embedded as JSON; the page only looks values up and paces text.
-Output is deterministic (no timestamps), so the same catalogs always give the same bytes.
+The page computes every number it shows in the browser, from the same formula trees as the engine rendered to
+JavaScript (kalkulator/js.py), with the catalog columns they read embedded: any catalog model, GPU, format,
+engine, GPU count and workload can be chosen. Output is deterministic, so the same catalogs give the same bytes.
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from importlib import resources
 from pathlib import Path
 
 from kalkulator.catalog import Catalog, load_catalog
-from kalkulator.expr import XlError
+from kalkulator.expr import AND, MAX, Node, R, names_in
 from kalkulator.graph import Graph
+from kalkulator.js import columns_js, program_js, runtime_js, to_js
+from kalkulator.preview_measured import published_near
 from kalkulator.quantities import QUANTITIES
 from kalkulator.scenario import ScenarioError, resolve
 from kalkulator.simulate import (
@@ -22,141 +24,146 @@ from kalkulator.simulate import (
     READING_TOK_S,
     TOKENS_PER_WORD,
     jitter_factors,
-    sample_tokens,
-    stream_seconds,
+    load_sample,
+    tokenize,
 )
 from kalkulator.staging import write_outputs
 
-MODELS = (
-    "Llama-3.2-3B",
-    "Llama-3.1-8B",
-    "Qwen3-8B",
-    "Gemma-3-12B",
-    "Mistral-Small-24B",
-    "Qwen3-30B-A3B",
-    "Qwen3-32B",
-    "Llama-3.3-70B",
+# What a person chooses, as (URL-fragment key, quantity); blank numbers mean "from the workload preset".
+PICKS = (
+    ("model", "model_name"),
+    ("gpu", "gpu_name"),
+    ("quant", "quant_name"),
+    ("engine", "engine"),
+    ("n_gpus", "n_gpus"),
+    ("split", "split_mode"),
+    ("workload", "workload_name"),
+    ("users", "concurrent_users"),
+    ("prompt", "prompt_tokens"),
+    ("output", "output_tokens"),
 )
-GPUS = (
-    "RTX 3060 12GB",
-    "RTX 4060 Ti 16GB",
-    "RTX 3090 24GB",
-    "RTX 4090 24GB",
-    "RTX 5090 32GB",
-    "L4 24GB",
-    "L40S 48GB",
-    "A100 SXM 80GB",
-    "H100 SXM 80GB",
-    "DGX Spark GB10 128GB",
-    "Apple M4 Max 128GB",
-    "CPU DDR5-5600 dual-channel",
+NUMBER_PICKS = ("n_gpus", "concurrent_users", "prompt_tokens", "output_tokens")
+# The quantities each panel shows (each with data-name and data-value), in this order.
+SHOWN = (
+    "status_text",
+    "ttft_s",
+    "decode_tok_s",
+    "tpot_ms",
+    "e2e_latency_s",
+    "prefill_tok_s",
+    "throughput_tok_s",
+    "concurrent_users",
+    "prompt_tokens",
+    "output_tokens",
+    "context_tokens",
+    "weights_gb",
+    "kv_cache_gb_per_user",
+    "vram_total_gb",
+    "gpu_vram_gb",
+    "fits_in_vram",
+    "max_concurrent_users",
 )
-QUANTS = ("Q4_K_M", "Q8_0", "F16")
-USERS = (1, 4, 16)
-# Fixed for the whole grid; shown on the page.
-SETTINGS = {
-    "engine": "llama.cpp",
-    "prompt_tokens": 1000,
-    "output_tokens": 300,
-    "context_tokens": 4096,
-    "load_requests_per_s": 0,
+# Page-only values, written as trees over the graph like any formula: the stream's own length (first token at
+# TTFT, then n−1 gaps of TPOT; kalkulator.simulate.stream_seconds), which the live clock counts toward, and
+# whether the setup can run at all (a missed latency target still streams, so it can be felt).
+PAGE_EXPRS: dict[str, Node] = {
+    "stream_s": R("ttft_s") + MAX(R("output_tokens") - 1, 0) * R("tpot_ms") / 1000,
+    "streams_flag": AND(
+        R("usable_hardware_flag"), R("engine_backend_flag"), R("engine_format_flag"), R("fits_in_vram")
+    ),
 }
-# Engine quantities embedded per configuration, in this order; `stream_s` (TTFT + (n−1)·TPOT) is appended.
-FIELDS = ("fits_in_vram", "ttft_s", "decode_tok_s", "tpot_ms", "throughput_tok_s", "vram_total_gb", "gpu_vram_gb")
-JITTER, SEED = 0.15, 0
-DEFAULT_PANELS = ("Llama-3.1-8B|RTX 4090 24GB|Q4_K_M|1", "Llama-3.3-70B|Apple M4 Max 128GB|Q4_K_M|1")
-_PLACEHOLDER = "__KALKULATOR_DATA__"
+JITTER, SEED, JITTER_GAPS = 0.15, 0, 1000
+DEFAULT_PANELS = (
+    {"model": "Llama-3.1-8B", "gpu": "RTX 4090 24GB", "quant": "Q4_K_M", "engine": "llama.cpp"},
+    {"model": "Llama-3.3-70B", "gpu": "L40S 48GB", "quant": "FP8", "engine": "vllm", "n_gpus": "2", "users": "16"},
+)
+_PLACEHOLDERS = ("__KALKULATOR_DATA__", "__KALKULATOR_PROGRAM__")
 
 
-def config_key(model: str, gpu: str, quant: str, users: int) -> str:
-    """The lookup key of one configuration, also the URL-hash syntax: model|gpu|quant|users."""
-    return f"{model}|{gpu}|{quant}|{users}"
+def base_settings(catalog: Catalog, graph: Graph, notes: list[str] | None = None) -> dict:
+    """The engine's default choices in catalog spelling; a default the catalog lacks becomes its first row."""
+    chosen = {}
+    for q in graph.inputs:
+        if (
+            q.choices
+            and not q.optional
+            and isinstance(q.default, str)
+            and catalog[q.choices[0]].find(q.default) is None
+        ):
+            chosen[q.name] = catalog[q.choices[0]].names[0]
+            if notes is not None:
+                notes.append(
+                    f"preview: the default {q.name} {q.default!r} is not in the catalog; the page starts "
+                    f"with {chosen[q.name]!r}"
+                )
+    return resolve(graph, catalog, chosen)
 
 
-def _present(catalog: Catalog, table: str, names: tuple[str, ...], what: str, notes: list[str] | None) -> list[str]:
-    """The page's `names` that the catalog holds (its spelling); the others are left out with a note."""
-    found = [row["name"] for row in (catalog[table].find(n) for n in names) if row is not None]
-    missing = [n for n in names if catalog[table].find(n) is None]
-    if not found:
-        raise ScenarioError(f"preview: none of the page's {what} is in the {table} catalog ({', '.join(names)})")
-    if missing and notes is not None:
-        notes.append(f"preview: {what} not in the {table} catalog, left out of the page: {', '.join(missing)}")
-    return found
-
-
-def axes(catalog: Catalog, notes: list[str] | None = None) -> tuple[list[str], list[str], list[str]]:
-    """The models, GPUs and quantizations of the page that the catalog holds.
-
-    Raises ScenarioError when a whole axis or the page's engine is missing from the catalog.
-    """
-    if catalog["engine"].find(SETTINGS["engine"]) is None:
-        raise ScenarioError(f"preview: the page's engine {SETTINGS['engine']!r} is not in the engine catalog")
-    return (
-        _present(catalog, "model", MODELS, "models", notes),
-        _present(catalog, "gpu", GPUS, "GPUs", notes),
-        _present(catalog, "quant", QUANTS, "quantizations", notes),
-    )
-
-
-def grid(catalog: Catalog, notes: list[str] | None = None) -> dict[str, list]:
-    """Every configuration's FIELDS plus stream_s, keyed by config_key.
-
-    Each row is what compute() returns for that scenario; the graph is built once instead of once per scenario.
-    Models, GPUs and quantizations the catalog lacks are left out (a note in `notes` names them).
-    """
-    graph, columns = Graph(QUANTITIES), catalog.columns()
-    models, gpus, quants = axes(catalog, notes)
-    rows: dict[str, list] = {}
-    n = SETTINGS["output_tokens"]
-    for model in models:
-        for gpu in gpus:
-            for quant in quants:
-                for users in USERS:
-                    key = config_key(model, gpu, quant, users)
-                    settings = {**SETTINGS, "model_name": model, "gpu_name": gpu, "quant_name": quant}
-                    resolved = resolve(graph, catalog, {**settings, "concurrent_users": users}, f"preview {key}")
-                    values = graph.evaluate(resolved, columns, names=FIELDS)
-                    row = [str(values[f]) if isinstance(values[f], XlError) else values[f] for f in FIELDS]
-                    if any(isinstance(v, str) for v in row):
-                        shown = ", ".join(f"{f}={v}" for f, v in zip(FIELDS, row, strict=True) if isinstance(v, str))
-                        raise ScenarioError(f"preview {key}: the engine gives no number ({shown})")
-                    rows[key] = [*row, stream_seconds(values["ttft_s"], values["tpot_ms"], n)]
-    return rows
-
-
-def page_data(catalog: Catalog, notes: list[str] | None = None) -> dict:
-    """Everything the page needs: the grid, sample tokens, the jitter sequence and reading-speed yardsticks."""
-    n = SETTINGS["output_tokens"]
-    models, gpus, quants = axes(catalog)
-    rows = grid(catalog, notes)
+def page_data(catalog: Catalog, graph: Graph, notes: list[str] | None = None) -> dict:
+    """Everything the page needs besides the compiled formulas: choices, labels, defaults and pacing data."""
+    base = base_settings(catalog, graph, notes)
+    options = {}
+    for key, name in PICKS:
+        q = graph[name]
+        if q.choices:
+            options[key] = list(catalog[q.choices[0]].names)
+        elif q.options:
+            options[key] = list(q.options)
     return {
-        "models": models,
-        "gpus": gpus,
-        "quants": quants,
-        "users": list(USERS),
-        "settings": SETTINGS,
-        "fields": [*FIELDS, "stream_s"],
-        "rows": rows,
-        "defaults": [d for d in DEFAULT_PANELS if d in rows] or [next(iter(rows))],
-        "jitter": jitter_factors(n - 1, JITTER, SEED),
-        "samples": {lang: sample_tokens(lang, n) for lang in LANGS},
-        "tokens_per_word": TOKENS_PER_WORD,
+        "picks": [[key, name] for key, name in PICKS],
+        "number_picks": list(NUMBER_PICKS),
+        "from_preset": [name for _, name in PICKS if graph[name].overridable],  # blank = what the preset gives
+        "options": options,
+        "base": {k: v for k, v in base.items() if k in graph and graph[k].is_input},
+        "shown": list(SHOWN),
+        "labels": {n: {"id": graph[n].label_id, "en": graph[n].label_en, "unit": graph[n].unit.label} for n in SHOWN},
+        "pick_labels": {key: {"id": graph[n].label_id, "en": graph[n].label_en} for key, n in PICKS},
+        "defaults": [d for d in DEFAULT_PANELS if all(d[k] in options[k] for k in ("model", "gpu", "quant", "engine"))],
+        "measured": published_near(catalog, graph),
+        "jitter": jitter_factors(JITTER_GAPS, JITTER, SEED),
+        "samples": {lang: tokenize(load_sample(lang), TOKENS_PER_WORD[lang]) for lang in LANGS},
         "reading_tok_s": list(READING_TOK_S),
         "chat_ok_tok_s": list(CHAT_OK_TOK_S),
     }
 
 
-def render(catalog: Catalog | None = None, notes: list[str] | None = None) -> str:
-    """The HTML page with the data embedded in a <script type="application/json"> block.
+def program(catalog: Catalog, graph: Graph) -> str:
+    """The JavaScript that computes the shown quantities: upstream formulas in dependency order, page values,
+    the catalog columns they read and the runtime."""
+    steps, used = program_js(graph, (*SHOWN, *sorted(set().union(*map(names_in, PAGE_EXPRS.values())))))
+    extra = ",".join(f"{json.dumps(name)}:{to_js(expr)}" for name, expr in PAGE_EXPRS.items())
+    return "\n".join(
+        [
+            runtime_js(),
+            f"const PROGRAM={steps};",
+            f"const PAGE_EXPRS={{{extra}}};",
+            f"const COLUMNS={columns_js(catalog.columns(), used)};",
+        ]
+    )
 
-    Raises ScenarioError when the catalog lacks what the page needs; `notes` collects what was left out.
+
+def render(catalog: Catalog | None = None, notes: list[str] | None = None) -> str:
+    """The HTML page with the data (JSON) and the compiled formulas (JavaScript) embedded.
+
+    Raises ScenarioError when the catalog lacks the engine's default choices (the page starts from them).
     """
     catalog = catalog or load_catalog()
+    graph = Graph(QUANTITIES)
     template = (resources.files("kalkulator") / "templates_preview" / "preview.html").read_text(encoding="utf-8")
-    if template.count(_PLACEHOLDER) != 1:
-        raise ValueError(f"preview template must contain {_PLACEHOLDER} exactly once")
-    data = json.dumps(page_data(catalog, notes), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return template.replace(_PLACEHOLDER, data.replace("<", "\\u003c"))  # no "</script>" inside the block
+    for placeholder in _PLACEHOLDERS:
+        if template.count(placeholder) != 1:
+            raise ValueError(f"preview template must contain {placeholder} exactly once")
+    try:
+        data = page_data(catalog, graph, notes)
+    except ScenarioError as exc:
+        raise ScenarioError(f"preview: {exc}") from None
+    if not data["defaults"] and notes is not None:
+        notes.append("preview: the default setups are not in the catalogs; the page opens with the first choices")
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False).replace("<", "\\u003c")
+    code = program(catalog, graph)
+    if "</" in code:
+        raise ValueError("compiled formulas must not close the <script> block")
+    return template.replace(_PLACEHOLDERS[0], text).replace(_PLACEHOLDERS[1], code)
 
 
 def write_preview(path: Path, catalog: Catalog | None = None, notes: list[str] | None = None) -> int:

@@ -103,6 +103,36 @@ def planner() -> None:
     )
 
 
+def preview_page(n: int) -> None:
+    """The preview page's size and how soon it is interactive in headless Chromium (its scripts ran, setups shown)."""
+    import re
+    import shutil
+
+    from kalkulator.preview import render
+
+    html = render(load_catalog()).encode("utf-8")
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        print(f"preview page: {len(html) / 1e6:.2f} MB (no chromium: load time not measured)")
+        return
+    ready = []
+    with tempfile.TemporaryDirectory() as tmp:
+        page = Path(tmp) / "preview.html"
+        page.write_bytes(html)
+        for i in range(n):
+            args = [
+                chromium,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                f"--user-data-dir={tmp}/p{i}",
+                "--dump-dom",
+            ]
+            dom = subprocess.run([*args, page.as_uri()], capture_output=True, text=True, check=True).stdout
+            ready.append(float(re.search(r'data-ready-ms="([0-9.]+)"', dom).group(1)) / 1000)
+    print(f"preview page: {len(html) / 1e6:.2f} MB, interactive after (navigation → setups computed): {spread(ready)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs of the fast steps (verify and LibreOffice: 3)")
@@ -112,6 +142,7 @@ def main() -> None:
     print("step: min / median / max")
     batches(catalog)
     planner()
+    preview_page(n)
     times, _ = runs(command("hitung"), n)
     print(f"`kalkulator hitung` (default scenario, answer block): {spread(times)}")
     with tempfile.TemporaryDirectory() as tmp:

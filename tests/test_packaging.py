@@ -121,6 +121,7 @@ def test_wheel_holds_catalogs_and_templates_but_no_tests_or_dist(wheel):
     for name in ("workbook.toml", "guide.toml"):
         assert f"kalkulator/_data/templates/{name}" in names
     assert "kalkulator/cli/__init__.py" in names and "kalkulator/templates_preview/preview.html" in names
+    assert "kalkulator/templates_preview/runtime.js" in names  # the preview page's formula runtime
     tops = {n.split("/")[0] for n in names}
     assert tops == {"kalkulator", wheel.name.split("-py")[0] + ".dist-info"}, tops  # no tests/, dist/, scripts/
     assert not [n for n in names if n.endswith(".xlsx") or "/tests/" in n or n.startswith("tests/")]
