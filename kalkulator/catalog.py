@@ -82,6 +82,18 @@ FIELD_LABELS: dict[str, tuple[str, str]] = {
     "memory_type": ("Jenis memori", "Memory type"),
     "tdp_w": ("Daya (W)", "Power (W)"),
     "price_usd": ("Harga (USD)", "Price (USD)"),
+    "link_kind": ("Jenis interkoneksi", "Interconnect"),
+    "link_bandwidth_gbs": ("Bandwidth interkoneksi per arah (GB/s)", "Link bandwidth per direction (GB/s)"),
+    "link_latency_us": ("Latensi per lompatan (µs)", "Latency per hop (µs)"),
+    "p2p": ("P2P antar-GPU", "GPU peer-to-peer"),
+    "link_source": ("Sumber interkoneksi", "Interconnect source"),
+    "fp16_fp32acc_tflops": ("FP16 akumulasi FP32 (TFLOPS)", "FP16, FP32 accumulate (TFLOPS)"),
+    "fp8_fp32acc_tflops": ("FP8 akumulasi FP32 (TFLOPS)", "FP8, FP32 accumulate (TFLOPS)"),
+    "accumulate_source": ("Sumber laju akumulasi", "Accumulation source"),
+    "allreduces_per_layer": ("Pertukaran per layer (tensor parallel)", "Exchanges per layer (tensor parallel)"),
+    "stage_boundary_us": ("Biaya per batas layer split (µs)", "Cost per layer-split boundary (µs)"),
+    "accumulate": ("Akumulasi kernel", "Kernel accumulation"),
+    "parallel_source": ("Sumber multi-GPU", "Multi-GPU source"),
     "family": ("Keluarga", "Family"),
     "params_b": ("Parameter total (miliar)", "Total parameters (billions)"),
     "active_params_b": ("Parameter aktif (miliar)", "Active parameters (billions)"),
@@ -184,6 +196,21 @@ def _int(name: str, doc: str = "", **kw: object) -> Field:
 
 
 _SOURCE = (_text("source", "where the figures come from"), Field("as_of", "date", doc="date of the figures"))
+# Interconnect kinds: one-hop kinds (a switch or a full mesh) need two hops per all-reduce whatever the GPU count.
+LINK_KINDS = (
+    "pcie3x16",
+    "pcie4x8",
+    "pcie4x16",
+    "pcie5x8",
+    "pcie5x16",
+    "nvlink-bridge",
+    "nvlink",
+    "nvswitch",
+    "xgmi-mesh",
+    "roce-mesh",
+    "network",
+    "unified",
+)
 
 GPU = Schema(
     "gpu",
@@ -207,6 +234,38 @@ GPU = Schema(
         _num("tdp_w", "board power, W", positive=True),
         _num("price_usd", "list/street price, USD", required=False, low=0),
         *_SOURCE,
+        Field(
+            "link_kind",
+            "enum",
+            required=False,
+            choices=LINK_KINDS,
+            doc="how GPUs of one replica talk: PCIe generation × lanes, an NVLink bridge, NVLink, NVSwitch, an "
+            "all-to-all mesh (Infinity Fabric, RoCE), a network, or unified memory (one device)",
+        ),
+        _num("link_bandwidth_gbs", "link bandwidth per GPU and direction, GB/s", required=False, positive=True),
+        _num("link_latency_us", "latency of one hop with peer-to-peer access, µs", required=False, positive=True),
+        Field(
+            "p2p",
+            "enum",
+            required=False,
+            choices=("yes", "no"),
+            doc="whether the driver lets GPUs copy to each other directly (GeForce: no, so traffic is staged "
+            "through host memory)",
+        ),
+        _text("link_source", "where the link figures come from", required=False),
+        _num(
+            "fp16_fp32acc_tflops",
+            "dense FP16 matrix TFLOPS with FP32 accumulation (GeForce: half; blank = the FP16 figure)",
+            required=False,
+            positive=True,
+        ),
+        _num(
+            "fp8_fp32acc_tflops",
+            "dense FP8 matrix TFLOPS with FP32 accumulation (GeForce: half; blank = the FP8 figure)",
+            required=False,
+            low=0,
+        ),
+        _text("accumulate_source", "where the FP32-accumulate rates come from", required=False),
     ),
     "Katalog GPU",
     "GPU catalog",
@@ -302,6 +361,19 @@ ENGINE = Schema(
         _text("description"),
         _int("max_batch", "sequences one replica decodes at most (the engine's default limit)", positive=True),
         *_SOURCE,
+        _int(
+            "allreduces_per_layer",
+            "exchanges per layer and step in tensor parallel (Megatron: 2; llama.cpp row split: one per weight matrix)",
+            positive=True,
+        ),
+        _num("stage_boundary_us", "fixed cost per layer-split boundary and step (synchronise, copy), µs", low=0),
+        Field(
+            "accumulate",
+            "enum",
+            choices=("fp16", "fp32"),
+            doc="accumulation of the engine's FP16/FP8 matrix kernels: fp32 runs at GeForce's half rate",
+        ),
+        _text("parallel_source", "where the multi-GPU and accumulation figures come from"),
     ),
     "Mesin inferensi",
     "Inference engines",

@@ -107,12 +107,14 @@ REPLICA = (
         "request_fixed_s",
         "Biaya tetap per permintaan",
         "Fixed costs per request",
-        "Output tokens × (per-step fixed costs ÷ batch + own attention cost at the mean context).",
+        "Output tokens × (per-step fixed costs ÷ batch + own attention cost at the mean context + own share of "
+        "the GPU exchanges).",
         ROOFLINE + "; fitted by kalkulator calibrate",
         expr=R("output_tokens")
         * (
             safe_div(R("compute_bound_step_base_ms"), R("serving_batch_users"))
             + R("decode_user_overhead_ms") * R("mean_context_ratio")
+            + R("multi_gpu_per_user_ms")
         )
         / 1000,
     ),
