@@ -76,15 +76,20 @@ def books():
 
 
 def _catalog_name_cells(layout) -> set[tuple[str, int, int]]:
-    """(sheet, row, col) of the catalogs' name column: the first column under each catalog header row."""
+    """(sheet, row, col) of the catalogs' name column (the first column under each catalog header row) and of
+    their enum columns (codes such as yes/no that formulas match, like the scenario's option codes)."""
     headers = {s.header("name", layout.lang) for s in SCHEMAS}
+    codes = {s.header(f.name, layout.lang) for s in SCHEMAS for f in s.fields if f.kind == "enum"}
     cells = set()
     starts = [(c.sheet, c.row) for c in layout.cells if c.style == "header" and c.col == 1 and c.value in headers]
+    data = {(c.sheet, c.row, c.col) for c in layout.cells if c.style == "data"}
     for sheet, row in starts:
-        r = row + 1
-        while any(c.sheet == sheet and c.row == r and c.col == 1 and c.style == "data" for c in layout.cells):
-            cells.add((sheet, r, 1))
-            r += 1
+        columns = [1] + [c.col for c in layout.cells if c.sheet == sheet and c.row == row and c.value in codes]
+        for col in columns:
+            r = row + 1
+            while (sheet, r, col) in data:
+                cells.add((sheet, r, col))
+                r += 1
     return cells
 
 

@@ -246,7 +246,7 @@ QUANTITIES = (
         "each sequence of the batch (or prompt token) adds to one all-reduce.",
         LINK + "; ring all-reduce volume 2(n − 1)/n × message (Patarasuk & Yuan 2009)",
         expr=safe_div(
-            2 * (R("n_gpus") - 1) / R("n_gpus") * R("model_hidden") * ACTIVATION_BYTES,
+            safe_div(2 * (R("n_gpus") - 1), R("n_gpus")) * R("model_hidden") * ACTIVATION_BYTES,
             R("link_effective_bandwidth_gbs") * 1000,
         ),
     ),
