@@ -108,6 +108,10 @@ FIELD_LABELS: dict[str, tuple[str, str]] = {
     "kv_latent_dim": ("Lebar laten KV (MLA)", "KV latent width (MLA)"),
     "sliding_window": ("Sliding window (token)", "Sliding window (tokens)"),
     "sliding_layers": ("Layer sliding window", "Sliding-window layers"),
+    "experts": ("Jumlah expert (MoE)", "Experts (MoE)"),
+    "active_experts": ("Expert aktif per token", "Active experts per token"),
+    "expert_params_b": ("Parameter expert (miliar)", "Expert parameters (billions)"),
+    "moe_source": ("Sumber MoE", "MoE source"),
     "quant.kind": ("Jenis format", "Format kind"),
     "bits_per_weight": ("Bit per bobot", "Bits per weight"),
     "compute": ("Presisi komputasi", "Compute precision"),
@@ -286,6 +290,17 @@ def _sliding_le_layers(row: dict) -> str | None:
     return None
 
 
+def _experts_consistent(row: dict) -> str | None:
+    experts, active = row["experts"] or 0, row["active_experts"] or 0
+    if active > experts:
+        return "active_experts: greater than experts"
+    if (row["expert_params_b"] or 0) > row["params_b"]:
+        return "expert_params_b: greater than params_b"
+    if experts and not row["expert_params_b"]:
+        return "expert_params_b: must be > 0 when experts > 0"
+    return None
+
+
 def _heads_divisible(row: dict) -> str | None:
     if row["heads"] % row["kv_heads"]:
         return "kv_heads: does not divide heads"
@@ -312,10 +327,19 @@ MODEL = Schema(
         _int("sliding_window", "tokens (0 = none)", low=0),
         _int("sliding_layers", "layers using the window", low=0),
         *_SOURCE,
+        _int("experts", "routed experts per MoE layer (0 = dense)", required=False, low=0),
+        _int("active_experts", "routed experts each token uses (top-k; 0 = dense)", required=False, low=0),
+        _num(
+            "expert_params_b",
+            "parameters of all routed experts of all layers, billions (shared experts excluded; 0 = dense)",
+            required=False,
+            low=0,
+        ),
+        _text("moe_source", "where the expert figures come from", required=False),
     ),
     "Katalog Model",
     "Model catalog",
-    (_active_le_total, _sliding_le_layers, _heads_divisible),
+    (_active_le_total, _sliding_le_layers, _heads_divisible, _experts_consistent),
 )
 
 QUANT = Schema(

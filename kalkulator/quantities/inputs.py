@@ -354,6 +354,30 @@ MODEL = (
         "Sliding-window layers",
         "Layers that keep only the window instead of the whole context.",
     ),
+    lookup(
+        "model_experts",
+        "model",
+        "experts",
+        "Jumlah expert per layer MoE",
+        "Experts per MoE layer",
+        "Routed experts each MoE layer chooses from (0 = dense model).",
+    ),
+    lookup(
+        "model_active_experts",
+        "model",
+        "active_experts",
+        "Expert aktif per token",
+        "Active experts per token",
+        "Routed experts each token goes to (top-k; shared experts are always read and counted elsewhere).",
+    ),
+    lookup(
+        "model_expert_params_b",
+        "model",
+        "expert_params_b",
+        "Parameter semua expert terarah",
+        "Parameters of all routed experts",
+        "All routed experts of all layers; the rest (attention, embeddings, shared experts) is read every step.",
+    ),
 )
 
 FORMATS = (

@@ -26,10 +26,37 @@ def multi_gpu(mode: str, value: Node) -> Node:
     return IF(AND(EQ(R("split_mode"), mode), R("n_gpus") > 1), value, 0)
 
 
+def touched_experts(sequences: Node) -> Node:
+    """Distinct experts per MoE layer that `sequences` tokens routed independently to top-k of E touch:
+    E × (1 − (1 − k/E)^sequences); k at one sequence, towards E as the batch grows (0 for a dense model)."""
+    e, k = R("model_experts"), R("model_active_experts")
+    return IF(e > 0, e * (1 - (1 - safe_div(k, e)) ** sequences), 0)
+
+
+def moe_extra_gb(sequences: Node) -> Node:
+    """GB of expert weights a step of `sequences` reads beyond one sequence's active share: weights × routed-expert
+    share of the parameters × (experts touched − k) ÷ E (0 for a dense model and at one sequence)."""
+    return safe_div(
+        R("weights_gb") * R("model_expert_params_b") * (touched_experts(sequences) - R("model_active_experts")),
+        R("model_params_b") * R("model_experts"),
+    )
+
+
+def weight_read_ms(gb: Node) -> Node:
+    """Time (ms, 100 % efficiency) to read `gb` of weights: the GPUs' share at their parallel bandwidth, the
+    offloaded share at system RAM bandwidth."""
+    return safe_div(
+        gb * (1 - R("cpu_offload_frac")) * 1000, R("gpu_mem_bandwidth_gbs") * R("parallel_gpus")
+    ) + safe_div(gb * R("cpu_offload_frac") * 1000, R("host_mem_bandwidth_gbs"))
+
+
 def decode_step(users: Node) -> Node:
-    """Decode step time (ms) for `users` sequences: the larger of the memory-bound and compute-bound lines."""
+    """Decode step time (ms) for `users` sequences: the larger of the memory-bound and compute-bound lines; the
+    memory-bound one also reads the extra experts an MoE batch touches."""
     return MAX(
-        R("memory_bound_step_base_ms") + R("memory_bound_step_per_user_ms") * users,
+        R("memory_bound_step_base_ms")
+        + R("memory_bound_step_per_user_ms") * users
+        + safe_div(weight_read_ms(moe_extra_gb(users)), R("decode_efficiency_frac")),
         R("compute_bound_step_base_ms") + R("compute_bound_step_per_user_ms") * users,
     )
 
@@ -65,12 +92,31 @@ QUANTITIES = (
         expr=safe_div(R("weights_gb") * R("model_active_params_b"), R("model_params_b")),
     ),
     Quantity(
+        "decode_touched_experts",
+        "Expert tersentuh per layer per langkah",
+        "Experts touched per layer and step",
+        "E × (1 − (1 − k/E)^users): each of the batch's sequences picks k of E experts, so a batch reads more "
+        "experts than one sequence, all of them once the batch is large (0 for a dense model).",
+        "Expected distinct experts hit by B tokens routed independently (Mixtral, Jiang et al. 2024)",
+        expr=touched_experts(R("concurrent_users")),
+    ),
+    Quantity(
+        "moe_batch_extra_gb_per_step",
+        "Bobot expert tambahan dibaca per langkah",
+        "Extra expert weights read per step",
+        "Weights × routed-expert share of the parameters × (experts touched − k) ÷ E: what the batch reads beyond "
+        "one sequence's active weights.",
+        "Expected distinct experts hit by B tokens (Mixtral, Jiang et al. 2024); model catalog: experts",
+        expr=moe_extra_gb(R("concurrent_users")),
+    ),
+    Quantity(
         "decode_read_gb_per_step",
         "Data dibaca per langkah decode",
         "Bytes read per decode step",
-        "Weights once per step plus every user's KV cache at the current context.",
+        "Weights once per step (with the extra experts an MoE batch touches) plus every user's KV cache at the "
+        "current context.",
         BOOK_TPS,
-        expr=R("weights_read_gb_per_token") + R("kv_cache_gb"),
+        expr=R("weights_read_gb_per_token") + R("moe_batch_extra_gb_per_step") + R("kv_cache_gb"),
     ),
     Quantity(
         "arithmetic_intensity_flop_per_byte",
@@ -103,11 +149,7 @@ QUANTITIES = (
         "Active weights on the GPUs ÷ their parallel bandwidth + offloaded weights ÷ system RAM bandwidth "
         "(100 % efficiency); paid once per step whatever the batch.",
         BOOK_TPS + "; llama.cpp partial offload",
-        expr=safe_div(
-            R("weights_read_gb_per_token") * (1 - R("cpu_offload_frac")) * 1000,
-            R("gpu_mem_bandwidth_gbs") * R("parallel_gpus"),
-        )
-        + safe_div(R("weights_read_gb_per_token") * R("cpu_offload_frac") * 1000, R("host_mem_bandwidth_gbs")),
+        expr=weight_read_ms(R("weights_read_gb_per_token")),
     ),
     Quantity(
         "decode_user_memory_ms",
