@@ -612,11 +612,11 @@ QUANTITIES = (
         "e2e_latency_s",
         "Latensi end-to-end",
         "End-to-end latency",
-        "TTFT + output tokens × TPOT + network overhead.",
+        "TTFT + output tokens × TPOT at load + network overhead.",
         BOOK_LAT,
         expr=IF(
             R("utilization_frac") < 1,
-            R("ttft_s") + R("output_tokens") * R("tpot_ms") / 1000 + R("network_overhead_ms") / 1000,
+            R("ttft_s") + R("output_tokens") * R("tpot_at_load_ms") / 1000 + R("network_overhead_ms") / 1000,
             QUEUE_UNBOUNDED,
         ),
     ),
