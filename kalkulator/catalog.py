@@ -246,8 +246,19 @@ GPU = Schema(
             doc="how GPUs of one replica talk: PCIe generation × lanes, an NVLink bridge, NVLink, NVSwitch, an "
             "all-to-all mesh (Infinity Fabric, RoCE), a network, or unified memory (one device)",
         ),
-        _num("link_bandwidth_gbs", "link bandwidth per GPU and direction, GB/s", required=False, positive=True),
-        _num("link_latency_us", "latency of one hop with peer-to-peer access, µs", required=False, positive=True),
+        _num(
+            "link_bandwidth_gbs",
+            "link bandwidth per GPU and direction, GB/s (blank, as for a GPU described by --set alone: exchanges "
+            "cost nothing, fine for one GPU)",
+            required=False,
+            positive=True,
+        ),
+        _num(
+            "link_latency_us",
+            "latency of one hop with peer-to-peer access, µs (blank: 0)",
+            required=False,
+            positive=True,
+        ),
         Field(
             "p2p",
             "enum",
