@@ -84,6 +84,18 @@ FIELD_LABELS: dict[str, tuple[str, str]] = {
     "memory_type": ("Jenis memori", "Memory type"),
     "tdp_w": ("Daya (W)", "Power (W)"),
     "price_usd": ("Harga (USD)", "Price (USD)"),
+    "link_kind": ("Jenis interkoneksi", "Interconnect"),
+    "link_bandwidth_gbs": ("Bandwidth interkoneksi per arah (GB/s)", "Link bandwidth per direction (GB/s)"),
+    "link_latency_us": ("Latensi per lompatan (µs)", "Latency per hop (µs)"),
+    "p2p": ("P2P antar-GPU", "GPU peer-to-peer"),
+    "link_source": ("Sumber interkoneksi", "Interconnect source"),
+    "fp16_fp32acc_tflops": ("FP16 akumulasi FP32 (TFLOPS)", "FP16, FP32 accumulate (TFLOPS)"),
+    "fp8_fp32acc_tflops": ("FP8 akumulasi FP32 (TFLOPS)", "FP8, FP32 accumulate (TFLOPS)"),
+    "accumulate_source": ("Sumber laju akumulasi", "Accumulation source"),
+    "allreduces_per_layer": ("Pertukaran per layer (tensor parallel)", "Exchanges per layer (tensor parallel)"),
+    "stage_boundary_us": ("Biaya per batas layer split (µs)", "Cost per layer-split boundary (µs)"),
+    "accumulate": ("Akumulasi kernel", "Kernel accumulation"),
+    "parallel_source": ("Sumber multi-GPU", "Multi-GPU source"),
     "family": ("Keluarga", "Family"),
     "params_b": ("Parameter total (miliar)", "Total parameters (billions)"),
     "active_params_b": ("Parameter aktif (miliar)", "Active parameters (billions)"),
@@ -98,6 +110,10 @@ FIELD_LABELS: dict[str, tuple[str, str]] = {
     "kv_latent_dim": ("Lebar laten KV (MLA)", "KV latent width (MLA)"),
     "sliding_window": ("Sliding window (token)", "Sliding window (tokens)"),
     "sliding_layers": ("Layer sliding window", "Sliding-window layers"),
+    "experts": ("Jumlah expert (MoE)", "Experts (MoE)"),
+    "active_experts": ("Expert aktif per token", "Active experts per token"),
+    "expert_params_b": ("Parameter expert (miliar)", "Expert parameters (billions)"),
+    "moe_source": ("Sumber MoE", "MoE source"),
     "quant.kind": ("Jenis format", "Format kind"),
     "bits_per_weight": ("Bit per bobot", "Bits per weight"),
     "compute": ("Presisi komputasi", "Compute precision"),
@@ -205,6 +221,21 @@ def _int(name: str, doc: str = "", **kw: object) -> Field:
 
 BACKENDS = ("cuda", "rocm", "metal", "vulkan", "sycl", "cpu")
 _SOURCE = (_text("source", "where the figures come from"), Field("as_of", "date", doc="date of the figures"))
+# Interconnect kinds: one-hop kinds (a switch or a full mesh) need two hops per all-reduce whatever the GPU count.
+LINK_KINDS = (
+    "pcie3x16",
+    "pcie4x8",
+    "pcie4x16",
+    "pcie5x8",
+    "pcie5x16",
+    "nvlink-bridge",
+    "nvlink",
+    "nvswitch",
+    "xgmi-mesh",
+    "roce-mesh",
+    "network",
+    "unified",
+)
 
 GPU = Schema(
     "gpu",
@@ -228,6 +259,49 @@ GPU = Schema(
         _num("tdp_w", "board power, W", positive=True),
         _num("price_usd", "list/street price, USD", required=False, low=0),
         *_SOURCE,
+        Field(
+            "link_kind",
+            "enum",
+            required=False,
+            choices=LINK_KINDS,
+            doc="how GPUs of one replica talk: PCIe generation × lanes, an NVLink bridge, NVLink, NVSwitch, an "
+            "all-to-all mesh (Infinity Fabric, RoCE), a network, or unified memory (one device)",
+        ),
+        _num(
+            "link_bandwidth_gbs",
+            "link bandwidth per GPU and direction, GB/s (blank, as for a GPU described by --set alone: exchanges "
+            "cost nothing, fine for one GPU)",
+            required=False,
+            positive=True,
+        ),
+        _num(
+            "link_latency_us",
+            "latency of one hop with peer-to-peer access, µs (blank: 0)",
+            required=False,
+            positive=True,
+        ),
+        Field(
+            "p2p",
+            "enum",
+            required=False,
+            choices=("yes", "no"),
+            doc="whether the driver lets GPUs copy to each other directly (GeForce: no, so traffic is staged "
+            "through host memory)",
+        ),
+        _text("link_source", "where the link figures come from", required=False),
+        _num(
+            "fp16_fp32acc_tflops",
+            "dense FP16 matrix TFLOPS with FP32 accumulation (GeForce: half; blank = the FP16 figure)",
+            required=False,
+            positive=True,
+        ),
+        _num(
+            "fp8_fp32acc_tflops",
+            "dense FP8 matrix TFLOPS with FP32 accumulation (GeForce: half; blank = the FP8 figure)",
+            required=False,
+            low=0,
+        ),
+        _text("accumulate_source", "where the FP32-accumulate rates come from", required=False),
     ),
     "Katalog GPU",
     "GPU catalog",
@@ -245,6 +319,17 @@ def _sliding_le_layers(row: dict) -> str | None:
         return "sliding_layers: greater than layers"
     if row["sliding_layers"] > 0 and row["sliding_window"] <= 0:
         return "sliding_window: must be > 0 when sliding_layers > 0"
+    return None
+
+
+def _experts_consistent(row: dict) -> str | None:
+    experts, active = row["experts"] or 0, row["active_experts"] or 0
+    if active > experts:
+        return "active_experts: greater than experts"
+    if (row["expert_params_b"] or 0) > row["params_b"]:
+        return "expert_params_b: greater than params_b"
+    if experts and not row["expert_params_b"]:
+        return "expert_params_b: must be > 0 when experts > 0"
     return None
 
 
@@ -274,10 +359,19 @@ MODEL = Schema(
         _int("sliding_window", "tokens (0 = none)", low=0),
         _int("sliding_layers", "layers using the window", low=0),
         *_SOURCE,
+        _int("experts", "routed experts per MoE layer (0 = dense)", required=False, low=0),
+        _int("active_experts", "routed experts each token uses (top-k; 0 = dense)", required=False, low=0),
+        _num(
+            "expert_params_b",
+            "parameters of all routed experts of all layers, billions (shared experts excluded; 0 = dense)",
+            required=False,
+            low=0,
+        ),
+        _text("moe_source", "where the expert figures come from", required=False),
     ),
     "Katalog Model",
     "Model catalog",
-    (_active_le_total, _sliding_le_layers, _heads_divisible),
+    (_active_le_total, _sliding_le_layers, _heads_divisible, _experts_consistent),
 )
 
 QUANT = Schema(
@@ -323,6 +417,19 @@ ENGINE = Schema(
         _text("description"),
         _int("max_batch", "sequences one replica decodes at most (the engine's default limit)", positive=True),
         *_SOURCE,
+        _int(
+            "allreduces_per_layer",
+            "exchanges per layer and step in tensor parallel (Megatron: 2; llama.cpp row split: one per weight matrix)",
+            positive=True,
+        ),
+        _num("stage_boundary_us", "fixed cost per layer-split boundary and step (synchronise, copy), µs", low=0),
+        Field(
+            "accumulate",
+            "enum",
+            choices=("fp16", "fp32"),
+            doc="accumulation of the engine's FP16/FP8 matrix kernels: fp32 runs at GeForce's half rate",
+        ),
+        _text("parallel_source", "where the multi-GPU and accumulation figures come from"),
     ),
     "Mesin inferensi",
     "Inference engines",

@@ -121,8 +121,9 @@ def test_rtx_4090_users_by_context_erratum(calc, context, users):
 
 
 def test_end_to_end_latency(calc):
-    # L326–334: TTFT 40 ms + 500 tokens × 30 ms + 100 ms network = 15,140 ms.
-    out = calc(ttft_s=0.040, decode_tok_s=1000 / 30, output_tokens=500, network_overhead_ms=100)
+    # L326–334: TTFT 40 ms + 500 tokens × 30 ms + 100 ms network = 15,140 ms (one request on an idle replica: no
+    # other request's prefill rides in its decode steps).
+    out = calc(ttft_s=0.040, decode_tok_s=1000 / 30, output_tokens=500, network_overhead_ms=100, load_requests_per_s=0)
     assert out["tpot_ms"] == pytest.approx(30, rel=1e-12)
     assert out["e2e_latency_s"] == pytest.approx((40 + 500 * 30 + 100) / 1000, rel=1e-12)
 

@@ -95,7 +95,9 @@ def test_ttft_rises_with_load_and_crosses_the_target_before_capacity(calc):
     at_target = calc(
         **H100_8B, prompt_tokens=2048, output_tokens=128, load_requests_per_s=base["sla_ttft_requests_per_s"]
     )
-    assert at_target["ttft_s"] == pytest.approx(0.5, rel=1e-9)
+    # The fleet is sized for the slow end of the prefill band: there TTFT meets the target; the central one is below.
+    assert at_target["ttft_slow_s"] == pytest.approx(0.5, rel=1e-9)
+    assert at_target["ttft_s"] < 0.5
     over = calc(**H100_8B, prompt_tokens=2048, output_tokens=128, load_requests_per_s=capacity * 1.01)
     assert over["ttft_s"] == "unbounded queue: load above capacity"
 
@@ -103,7 +105,10 @@ def test_ttft_rises_with_load_and_crosses_the_target_before_capacity(calc):
 def test_tpot_target_bounds_the_batch(calc):
     # Memory-bound line a + b × users and compute-bound line c + d × users (ms); a 100 ms target allows
     # min((100 − a) ÷ b, (100 − c) ÷ d) users, and Little's law gives the load: users × 1000 ÷ (output × step).
+    # The whole prompt comes from the prefix cache, so no prefill chunk rides in the decode steps
+    # (tests/test_tpot_at_load.py covers that term).
     out = calc(
+        prefix_cache_hit_frac=1,
         memory_bound_step_base_ms=20,
         memory_bound_step_per_user_ms=0.5,
         compute_bound_step_base_ms=2,

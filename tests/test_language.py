@@ -80,21 +80,22 @@ NAME_REFERENCES = (("deployment", "tariff_name"), ("deployment", "colocation_nam
 
 
 def _catalog_name_cells(layout) -> set[tuple[str, int, int]]:
-    """(sheet, row, col) of the catalogs' name columns: the first column under each catalog header row, and the
-    columns that name rows of other catalogs."""
+    """(sheet, row, col) of the catalogs' name column (the first column under each catalog header row), of their
+    enum columns (codes such as yes/no that formulas match, like the scenario's option codes) and of the columns that
+    name rows of other catalogs."""
     headers = {s.header("name", layout.lang) for s in SCHEMAS}
-    references = {next(s for s in SCHEMAS if s.key == t).header(f, layout.lang) for t, f in NAME_REFERENCES}
+    codes = {s.header(f.name, layout.lang) for s in SCHEMAS for f in s.fields if f.kind == "enum"}
+    codes |= {next(s for s in SCHEMAS if s.key == t).header(f, layout.lang) for t, f in NAME_REFERENCES}
     cells = set()
-    starts = [
-        (c.sheet, c.row, c.col)
-        for c in layout.cells
-        if c.style == "header" and ((c.col == 1 and c.value in headers) or c.value in references)
-    ]
-    for sheet, row, col in starts:
-        r = row + 1
-        while any(c.sheet == sheet and c.row == r and c.col == col and c.style == "data" for c in layout.cells):
-            cells.add((sheet, r, col))
-            r += 1
+    starts = [(c.sheet, c.row) for c in layout.cells if c.style == "header" and c.col == 1 and c.value in headers]
+    data = {(c.sheet, c.row, c.col) for c in layout.cells if c.style == "data"}
+    for sheet, row in starts:
+        columns = [1] + [c.col for c in layout.cells if c.sheet == sheet and c.row == row and c.value in codes]
+        for col in columns:
+            r = row + 1
+            while (sheet, r, col) in data:
+                cells.add((sheet, r, col))
+                r += 1
     return cells
 
 

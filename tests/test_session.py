@@ -57,8 +57,11 @@ def test_session_cost_on_premise_and_cloud_on_the_same_tokens(calc):
 
 
 def test_session_time_is_steps_times_the_books_e2e(calc):
-    # Book L326-334: E2E = TTFT + output × TPOT + overhead = 40 + 500 × 30 + 100 = 15,140 ms per step.
-    out = calc(session_steps=4, ttft_s=0.04, tpot_ms=30, output_tokens=500, network_overhead_ms=100)
+    # Book L326-334: E2E = TTFT + output × TPOT + overhead = 40 + 500 × 30 + 100 = 15,140 ms per step (an idle
+    # replica: no other request's prefill rides in the decode steps).
+    out = calc(
+        session_steps=4, ttft_s=0.04, tpot_ms=30, output_tokens=500, network_overhead_ms=100, load_requests_per_s=0
+    )
     assert out["session_time_s"] == pytest.approx(4 * (40 + 500 * 30 + 100) / 1000, rel=1e-12)  # 60.56 s
 
 

@@ -3,6 +3,7 @@ deterministic."""
 
 from __future__ import annotations
 
+import csv
 import io
 import re
 import shutil
@@ -197,11 +198,11 @@ def test_two_builds_are_byte_identical(catalog):
 
 def test_catalog_text_is_never_a_formula(catalog_copy, tmp_path):
     path = catalog_copy / "gpus.csv"
-    lines = path.read_text(encoding="utf-8").splitlines()
-    fields = lines[1].split(",")
-    fields[-2] = '=HYPERLINK("http://evil")'  # source column
-    lines[1] = ",".join(f'"{f.replace(chr(34), chr(34) * 2)}"' for f in fields)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with open(path, newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    rows[1][rows[0].index("source")] = '=HYPERLINK("http://evil")'
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(rows)
     out = tmp_path / "x.xlsx"
     out.write_bytes(build("id", load_catalog(catalog_copy)).data)
     ws = openpyxl.load_workbook(out)["Katalog GPU"]

@@ -28,6 +28,10 @@ ROW_COLUMNS = (
     "sliding_layers",
     "source",
     "as_of",
+    "experts",
+    "active_experts",
+    "expert_params_b",
+    "moe_source",
 )
 
 
@@ -115,6 +119,11 @@ class DerivedModel:
             "sliding_layers": self.sliding_layers,
             "source": self.source(),
             "as_of": as_of,
+            # Experts are not read from the file yet: 0 keeps the batch-1 reads (active ÷ total) at every batch.
+            "experts": 0,
+            "active_experts": 0,
+            "expert_params_b": 0,
+            "moe_source": "",
         }
         return {column: str(values[column]) for column in ROW_COLUMNS}
 

@@ -60,6 +60,7 @@ UNITS: dict[str, Unit] = {
     "_gpus": Unit("GPUs", "#,##0", "GPU"),
     "_layers": Unit("layers", "#,##0", "layer"),
     "_heads": Unit("heads", "#,##0", "head"),
+    "_experts": Unit("experts", "#,##0.0", "expert"),
     "_dim": Unit("values", "#,##0", "nilai"),
     "_hidden": Unit("values", "#,##0", "nilai"),
     "_vocab": Unit("tokens", "#,##0", "token"),

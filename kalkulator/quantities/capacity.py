@@ -10,19 +10,44 @@ from __future__ import annotations
 
 from kalkulator.expr import AND, EQ, IF, MAX, MIN, NOT, OR, ROUND, ROUNDDOWN, ROUNDUP, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
-from kalkulator.quantities.speed import QUEUE_UNBOUNDED, decode_step
+from kalkulator.quantities.speed import QUEUE_UNBOUNDED, decode_step, moe_extra_gb, weight_read_ms
 
 BOOK_BATCH = "Buku, Bab 11: continuous batching"
 QUEUE = "M/D/1 queue on prefill (DistServe, Zhong et al. 2024); Little's law for decoding users"
 ROOFLINE = "Roofline model per request: weights once per step shared by the batch, every sequence's KV, all FLOPs"
 
 
+NO_REPLICA = Msg(
+    "Satu replika tidak dapat melayani satu permintaan: model atau konteks tidak muat (tambah n_gpus).",
+    "One replica cannot serve a single request: the model or the context does not fit (raise n_gpus).",
+)
+TTFT_IN_BAND = Msg(
+    "Target TTFT berada dalam pita galat perkiraan: prefill satu permintaan memakan antara ujung cepat dan ujung "
+    "lambat (prefill_fast_s–prefill_slow_s), jadi target bisa tercapai atau tidak; armada dihitung untuk ujung "
+    "lambat, yang melewati target (naikkan target, GPU lebih cepat atau prompt lebih pendek).",
+    "TTFT target within the estimate's error band: one request's prefill takes between the fast and the slow end "
+    "(prefill_fast_s–prefill_slow_s), so the target may or may not be met; the fleet is sized for the slow end, "
+    "which misses it (a higher target, a faster GPU or shorter prompts).",
+)
+TTFT_BELOW_PREFILL = Msg(
+    "Target TTFT lebih kecil dari waktu prefill satu permintaan tanpa antrean: tidak ada batch yang memenuhinya di "
+    "GPU ini (GPU lebih cepat, tensor parallel, prompt lebih pendek atau prefix cache).",
+    "The TTFT target is below one request's prefill time on an idle replica: no batch meets it on this GPU (a "
+    "faster GPU, tensor parallel, shorter prompts or a prefix cache).",
+)
+TPOT_MISSED = Msg(
+    "Target TPOT tidak tercapai bahkan oleh satu pengguna: GPU ini terlalu lambat untuk model ini.",
+    "The TPOT target is missed even by a single user: this GPU is too slow for this model.",
+)
+
+
 def batch_at(load: Node) -> Node:
-    """Decoding users at `load` requests/s (Little's law: users = load × output × step(users) ÷ 1000)."""
+    """Decoding users at `load` requests/s (Little's law: users = load × output × TPOT(users) ÷ 1000, TPOT the
+    decode step plus the prefill chunks it carries: step(users) + users × prefill per user)."""
     k = load * R("output_tokens") / 1000
 
     def line(base: str, per_user: str) -> Node:
-        a, b = R(base), R(per_user)
+        a, b = R(base), R(per_user) + R("prefill_per_user_ms")
         return IF(k * b < 1, safe_div(k * a, 1 - k * b), R("serving_batch_users"))
 
     return MIN(
@@ -31,6 +56,17 @@ def batch_at(load: Node) -> Node:
             line("memory_bound_step_base_ms", "memory_bound_step_per_user_ms"),
             line("compute_bound_step_base_ms", "compute_bound_step_per_user_ms"),
         ),
+    )
+
+
+def queue_ttft(prefill: Node, service: Node) -> Node:
+    """TTFT (s) at the replica's load for a prefill time D and service time S: D(2 − λ(2S − D)) ÷ (2(1 − λ(S − D))
+    (1 − λS)); the prefill stretched by the decode work sharing the replica plus the M/D/1 wait."""
+    load = R("load_requests_per_s")
+    return IF(
+        load * service < 1,
+        prefill * (2 - load * (2 * service - prefill)) / (2 * (1 - load * (service - prefill)) * (1 - load * service)),
+        QUEUE_UNBOUNDED,
     )
 
 
@@ -93,11 +129,15 @@ REPLICA = (
         "request_memory_s",
         "Waktu baca memori per permintaan",
         "Memory time per request",
-        "Output tokens × (weight reads ÷ batch + own KV reads at the mean context) ÷ bandwidth efficiency.",
+        "Output tokens × (weight reads ÷ batch + own KV reads at the mean context) ÷ bandwidth efficiency; an MoE "
+        "batch reads the experts its sequences touch.",
         ROOFLINE,
         expr=R("output_tokens")
         * safe_div(
-            safe_div(R("decode_fixed_memory_ms"), R("serving_batch_users"))
+            safe_div(
+                R("decode_fixed_memory_ms") + weight_read_ms(moe_extra_gb(R("serving_batch_users"))),
+                R("serving_batch_users"),
+            )
             + R("decode_user_memory_ms") * R("mean_context_ratio"),
             R("decode_efficiency_frac"),
         )
@@ -107,12 +147,14 @@ REPLICA = (
         "request_fixed_s",
         "Biaya tetap per permintaan",
         "Fixed costs per request",
-        "Output tokens × (per-step fixed costs ÷ batch + own attention cost at the mean context).",
+        "Output tokens × (per-step fixed costs ÷ batch + own attention cost at the mean context + own share of "
+        "the GPU exchanges).",
         ROOFLINE + "; fitted by kalkulator calibrate",
         expr=R("output_tokens")
         * (
             safe_div(R("compute_bound_step_base_ms"), R("serving_batch_users"))
             + R("decode_user_overhead_ms") * R("mean_context_ratio")
+            + R("multi_gpu_per_user_ms")
         )
         / 1000,
     ),
@@ -188,6 +230,32 @@ REPLICA = (
 
 LOAD = (
     Quantity(
+        "prefill_per_user_ms",
+        "Prefill per pengguna per langkah (chunked prefill)",
+        "Prefill per user and step (chunked prefill)",
+        "1000 × prefill time ÷ output tokens: each decoding user's request brought a prompt whose prefill is "
+        "spread over the decode steps of its answer, so every user adds this much to each step at steady load.",
+        "Chunked prefill (Agrawal et al. 2024, Sarathi-Serve; vLLM --enable-chunked-prefill); Little's law",
+        expr=safe_div(1000 * R("prefill_s"), R("output_tokens")),
+    ),
+    Quantity(
+        "prefill_time_frac",
+        "Porsi waktu replika untuk prefill",
+        "Share of the replica's time in prefill",
+        "Load × prefill time: utilization × share of the service time spent on prefill.",
+        QUEUE,
+        expr=R("load_requests_per_s") * R("prefill_s"),
+    ),
+    Quantity(
+        "tpot_at_load_ms",
+        "TPOT pada beban",
+        "TPOT at load",
+        "TPOT ÷ (1 − share of the replica's time in prefill): the decode steps carry the prefill chunks of the "
+        "requests arriving meanwhile (at 80 % load with 60 % of the service in prefill: ÷ 0.52, 1.9× longer).",
+        "Chunked prefill (Agrawal et al. 2024, Sarathi-Serve); " + QUEUE,
+        expr=IF(R("prefill_time_frac") < 1, safe_div(R("tpot_ms"), 1 - R("prefill_time_frac")), QUEUE_UNBOUNDED),
+    ),
+    Quantity(
         "load_requests_per_s",
         "Beban per replika (puncak)",
         "Load per replica (peak)",
@@ -220,37 +288,73 @@ LOAD = (
         "Prefill time stretched by the decode work sharing the replica, plus the M/D/1 wait for the prefills ahead: "
         "D(2 − λ(2d + D)) ÷ (2(1 − λd)(1 − λS)), D prefill, d decode time per request, S = D + d.",
         QUEUE,
-        expr=IF(
-            R("utilization_frac") < 1,
-            R("prefill_s")
-            * (2 - R("load_requests_per_s") * (2 * R("service_s") - R("prefill_s")))
-            / (2 * (1 - R("load_requests_per_s") * (R("service_s") - R("prefill_s"))) * (1 - R("utilization_frac"))),
-            QUEUE_UNBOUNDED,
-        ),
+        expr=queue_ttft(R("prefill_s"), R("service_s")),
     ),
 )
 
 SLA = (
     Quantity(
+        "ttft_fast_s",
+        "TTFT, ujung cepat",
+        "TTFT, fast end",
+        "TTFT at this load with the prefill at the fast end of its error band (service time shortened alike).",
+        "kalkulator accuracy (leave-one-device-out, prompt rows); " + QUEUE,
+        expr=queue_ttft(R("prefill_fast_s"), R("service_s") + R("prefill_fast_s") - R("prefill_s")),
+    ),
+    Quantity(
+        "ttft_slow_s",
+        "TTFT, ujung lambat",
+        "TTFT, slow end",
+        "TTFT at this load with the prefill at the slow end of its error band: what the fleet is sized for.",
+        "kalkulator accuracy (leave-one-device-out, prompt rows); " + QUEUE,
+        expr=queue_ttft(R("sla_prefill_s"), R("sla_service_s")),
+    ),
+    Quantity(
+        "sla_prefill_s",
+        "Waktu prefill untuk menentukan armada",
+        "Prefill time the fleet is sized for",
+        "The slow end of the prefill time: the fleet meets the TTFT target even when the prompt speed is at the "
+        "low end of the held-out error band.",
+        "kalkulator accuracy (leave-one-device-out, prompt rows)",
+        expr=R("prefill_slow_s"),
+    ),
+    Quantity(
+        "sla_service_s",
+        "Waktu layanan untuk menentukan armada",
+        "Service time the fleet is sized for",
+        "Service time with the prefill at its slow end.",
+        QUEUE,
+        expr=R("service_s") + R("sla_prefill_s") - R("prefill_s"),
+    ),
+    Quantity(
+        "ttft_band_flag",
+        "Target TTFT di dalam pita galat?",
+        "TTFT target inside the error band?",
+        "TRUE when the TTFT target lies between the fast and the slow end of one request's prefill time: whether it "
+        "is met depends on the estimate's error, not on the fleet.",
+        "kalkulator accuracy (leave-one-device-out, prompt rows)",
+        expr=AND(R("sla_ttft_s") >= R("prefill_fast_s"), R("sla_ttft_s") <= R("sla_prefill_s")),
+    ),
+    Quantity(
         "sla_ttft_requests_per_s",
         "Beban maksimum untuk target TTFT",
         "Largest load within the TTFT target",
         "Load at which TTFT reaches its target (the smaller root of the TTFT formula set equal to the target); "
-        "0 when even an idle replica is slower.",
+        "0 when even an idle replica is slower. Sized with the prefill at the slow end of its error band.",
         QUEUE,
         expr=IF(
-            R("sla_ttft_s") > R("prefill_s"),
+            R("sla_ttft_s") > R("sla_prefill_s"),
             safe_div(
-                4 * (R("sla_ttft_s") - R("prefill_s")),
-                (2 * R("sla_ttft_s") - R("prefill_s")) * (2 * R("service_s") - R("prefill_s"))
+                4 * (R("sla_ttft_s") - R("sla_prefill_s")),
+                (2 * R("sla_ttft_s") - R("sla_prefill_s")) * (2 * R("sla_service_s") - R("sla_prefill_s"))
                 + MAX(
                     0,
-                    ((2 * R("sla_ttft_s") - R("prefill_s")) * (2 * R("service_s") - R("prefill_s"))) ** 2
+                    ((2 * R("sla_ttft_s") - R("sla_prefill_s")) * (2 * R("sla_service_s") - R("sla_prefill_s"))) ** 2
                     - 16
                     * R("sla_ttft_s")
-                    * (R("service_s") - R("prefill_s"))
-                    * R("service_s")
-                    * (R("sla_ttft_s") - R("prefill_s")),
+                    * (R("sla_service_s") - R("sla_prefill_s"))
+                    * R("sla_service_s")
+                    * (R("sla_ttft_s") - R("sla_prefill_s")),
                 )
                 ** 0.5,
                 R("max_requests_per_s"),
@@ -262,18 +366,19 @@ SLA = (
         "sla_tpot_batch_users",
         "Batch maksimum untuk target TPOT",
         "Largest batch within the TPOT target",
-        "Users per step before the step time passes the TPOT target (on both lines), within the largest batch.",
-        "Buku, Bab 5 dan 11: TPOT naik dengan batch",
+        "Users per step before the TPOT at load (step time + users × prefill per user) passes the target, on both "
+        "lines, within the largest batch.",
+        "Buku, Bab 5 dan 11: TPOT naik dengan batch; chunked prefill (Sarathi-Serve)",
         expr=MIN(
             R("serving_batch_users"),
             safe_div(
                 R("sla_tpot_ms") - R("memory_bound_step_base_ms"),
-                R("memory_bound_step_per_user_ms"),
+                R("memory_bound_step_per_user_ms") + R("prefill_per_user_ms"),
                 R("serving_batch_users"),
             ),
             safe_div(
                 R("sla_tpot_ms") - R("compute_bound_step_base_ms"),
-                R("compute_bound_step_per_user_ms"),
+                R("compute_bound_step_per_user_ms") + R("prefill_per_user_ms"),
                 R("serving_batch_users"),
             ),
         ),
@@ -282,13 +387,14 @@ SLA = (
         "sla_tpot_requests_per_s",
         "Beban maksimum untuk target TPOT",
         "Largest load within the TPOT target",
-        "That batch × 1000 ÷ (output tokens × its step time) (Little's law); 0 when one user alone is too slow.",
+        "That batch × 1000 ÷ (output tokens × its TPOT at load) (Little's law); 0 when one user alone is too slow.",
         QUEUE,
         expr=IF(
             R("sla_tpot_batch_users") >= 1,
             safe_div(
                 1000 * R("sla_tpot_batch_users"),
-                R("output_tokens") * decode_step(R("sla_tpot_batch_users")),
+                R("output_tokens")
+                * (decode_step(R("sla_tpot_batch_users")) + R("sla_tpot_batch_users") * R("prefill_per_user_ms")),
                 R("max_requests_per_s"),
             ),
             0,
@@ -320,25 +426,14 @@ SLA = (
         QUEUE,
         expr=IF(
             OR(R("serving_batch_users") < 1, NOT(R("usable_hardware_flag"))),
-            Msg(
-                "Satu replika tidak dapat melayani satu permintaan: model atau konteks tidak muat (tambah n_gpus).",
-                "One replica cannot serve a single request: the model or the context does not fit (raise n_gpus).",
-            ),
+            NO_REPLICA,
             IF(
-                R("sla_ttft_requests_per_s") <= 0,
-                Msg(
-                    "Target TTFT lebih kecil dari waktu prefill satu permintaan tanpa antrean: tidak ada batch yang "
-                    "memenuhinya di GPU ini (GPU lebih cepat, tensor parallel, prompt lebih pendek atau prefix cache).",
-                    "The TTFT target is below one request's prefill time on an idle replica: no batch meets it on "
-                    "this GPU (a faster GPU, tensor parallel, shorter prompts or a prefix cache).",
-                ),
+                R("ttft_band_flag"),
+                TTFT_IN_BAND,
                 IF(
-                    R("sla_tpot_requests_per_s") <= 0,
-                    Msg(
-                        "Target TPOT tidak tercapai bahkan oleh satu pengguna: GPU ini terlalu lambat untuk model ini.",
-                        "The TPOT target is missed even by a single user: this GPU is too slow for this model.",
-                    ),
-                    Msg("OK", "OK"),
+                    R("sla_ttft_requests_per_s") <= 0,
+                    TTFT_BELOW_PREFILL,
+                    IF(R("sla_tpot_requests_per_s") <= 0, TPOT_MISSED, Msg("OK", "OK")),
                 ),
             ),
         ),

@@ -96,6 +96,12 @@ DOMAINS: dict[str, Domain] = {
     "gpu_fp8_tflops": Domain(0, 1e6),
     "gpu_fp4_tflops": Domain(0, 1e6),
     "gpu_tdp_w": Domain(0, 1e5),
+    "gpu_link_bandwidth_gbs": _pos(1e6),  # 0 would make every exchange instantaneous, not impossible
+    "gpu_link_latency_us": Domain(0, 1e6),
+    "gpu_fp16_fp32acc_tflops": Domain(0, 1e6),  # 0 = use the FP16 figure
+    "gpu_fp8_fp32acc_tflops": Domain(0, 1e6),
+    "engine_allreduces_per_layer_ratio": Domain(1, 100),
+    "engine_stage_boundary_us": Domain(0, 1e6),
     # model and formats
     "model_params_b": _pos(1e5),
     "model_active_params_b": _pos(1e5),

@@ -141,14 +141,6 @@ SCENARIO = (
         default=89.6,
     ),
     Quantity(
-        "allreduce_us",
-        "Waktu satu all-reduce",
-        "Time of one all-reduce",
-        "Tensor parallel exchanges activations twice per layer and step (NVLink ≈ 5–10 µs, PCIe ≈ 20–50 µs).",
-        "Assumption; measure with nccl-tests all_reduce_perf at small sizes",
-        default=20,
-    ),
-    Quantity(
         "vram_overhead_gb",
         "Overhead VRAM (CUDA context, buffer)",
         "VRAM overhead (runtime context, buffers)",
@@ -235,6 +227,60 @@ GPU = (
         "gddr, hbm, lpddr or ddr: llama.cpp reaches a smaller share of HBM's peak bandwidth.",
         fallback="",
     ),
+    lookup(
+        "gpu_link_type",
+        "gpu",
+        "link_kind",
+        "Interkoneksi antar-GPU",
+        "GPU interconnect",
+        "PCIe generation × lanes, NVLink bridge, NVLink, NVSwitch, an all-to-all mesh, a network or unified memory.",
+        fallback="pcie4x16",
+    ),
+    lookup(
+        "gpu_link_bandwidth_gbs",
+        "gpu",
+        "link_bandwidth_gbs",
+        "Bandwidth interkoneksi per arah",
+        "Link bandwidth per direction",
+        "What one GPU can send to the others per second (PCIe 4.0 x16: 31.5 GB/s; NVLink 4: 450 GB/s).",
+        fallback=31.5,
+    ),
+    lookup(
+        "gpu_link_latency_us",
+        "gpu",
+        "link_latency_us",
+        "Latensi per lompatan",
+        "Latency per hop",
+        "Time of one GPU-to-GPU step of an exchange with peer-to-peer access (copy start, flag, synchronisation).",
+        fallback=5,
+    ),
+    lookup(
+        "gpu_p2p_mode",
+        "gpu",
+        "p2p",
+        "P2P antar-GPU aktif?",
+        "GPU peer-to-peer enabled?",
+        "yes when the driver lets GPUs copy to each other directly; no (GeForce) stages every copy through host "
+        "memory: two copies per hop.",
+        fallback="no",
+    ),
+    lookup(
+        "gpu_fp16_fp32acc_tflops",
+        "gpu",
+        "fp16_fp32acc_tflops",
+        "FP16 dense, akumulasi FP32",
+        "FP16 dense, FP32 accumulate",
+        "Peak dense FP16 matrix throughput when products are summed in FP32 (GeForce: half the FP16-accumulate "
+        "peak; 0 = the FP16 figure).",
+    ),
+    lookup(
+        "gpu_fp8_fp32acc_tflops",
+        "gpu",
+        "fp8_fp32acc_tflops",
+        "FP8 dense, akumulasi FP32",
+        "FP8 dense, FP32 accumulate",
+        "Peak dense FP8 matrix throughput when products are summed in FP32 (GeForce: half; 0 = the FP8 figure).",
+    ),
     Quantity(
         "gpu_vram_gb",
         "Memori GPU",
@@ -308,6 +354,30 @@ MODEL = (
         "Sliding-window layers",
         "Layers that keep only the window instead of the whole context.",
     ),
+    lookup(
+        "model_experts",
+        "model",
+        "experts",
+        "Jumlah expert per layer MoE",
+        "Experts per MoE layer",
+        "Routed experts each MoE layer chooses from (0 = dense model).",
+    ),
+    lookup(
+        "model_active_experts",
+        "model",
+        "active_experts",
+        "Expert aktif per token",
+        "Active experts per token",
+        "Routed experts each token goes to (top-k; shared experts are always read and counted elsewhere).",
+    ),
+    lookup(
+        "model_expert_params_b",
+        "model",
+        "expert_params_b",
+        "Parameter semua expert terarah",
+        "Parameters of all routed experts",
+        "All routed experts of all layers; the rest (attention, embeddings, shared experts) is read every step.",
+    ),
 )
 
 FORMATS = (
@@ -349,20 +419,38 @@ FORMATS = (
         fallback="block",
     ),
     Quantity(
+        "gpu_fp16_engine_tflops",
+        "FP16 dense untuk akumulasi mesin ini",
+        "FP16 dense at this engine's accumulation",
+        "The FP32-accumulate FP16 peak when the engine's kernels accumulate in FP32 (vLLM, TensorRT-LLM, SGLang: "
+        "165 TFLOPS on an RTX 4090), else the FP16-accumulate peak (llama.cpp: 330 TFLOPS).",
+        "NVIDIA Ada/Ampere whitepapers (GeForce FP32-accumulate rate = half); engine catalog: accumulate",
+        expr=IF(
+            AND(EQ(R("engine_accumulate_type"), "fp32"), R("gpu_fp16_fp32acc_tflops") > 0),
+            R("gpu_fp16_fp32acc_tflops"),
+            R("gpu_fp16_tflops"),
+        ),
+    ),
+    Quantity(
         "gpu_compute_tflops",
         "Puncak komputasi untuk format ini",
         "Peak compute for this format",
-        "FP4 peak for fp4 formats on GPUs with FP4 units when the engine's kernels use them, FP8 peak for fp8 "
-        "formats on GPUs with FP8 units; else the FP16 peak (weights are widened before the matrix multiply: "
-        "llama.cpp computes MXFP4 with its integer kernels).",
+        "FP4 peak for fp4 formats on GPUs with FP4 units when the engine's kernels use them, FP8 peak (at the "
+        "engine's accumulation) for fp8 formats on GPUs with FP8 units; else the FP16 peak at the engine's "
+        "accumulation (weights are widened before the matrix multiply: llama.cpp computes MXFP4 with its integer "
+        "kernels).",
         "NVIDIA Hopper/Blackwell architecture (FP8/FP4 tensor cores); vLLM/TensorRT-LLM FP8 W8A8 kernels",
         expr=IF(
             AND(EQ(R("quant_compute_type"), "fp4"), R("gpu_fp4_tflops") > 0, R("engine_fp8_fp4_units_flag") > 0),
             R("gpu_fp4_tflops"),
             IF(
                 AND(EQ(R("quant_compute_type"), "fp8"), R("gpu_fp8_tflops") > 0),
-                R("gpu_fp8_tflops"),
-                R("gpu_fp16_tflops"),
+                IF(
+                    AND(EQ(R("engine_accumulate_type"), "fp32"), R("gpu_fp8_fp32acc_tflops") > 0),
+                    R("gpu_fp8_fp32acc_tflops"),
+                    R("gpu_fp8_tflops"),
+                ),
+                R("gpu_fp16_engine_tflops"),
             ),
         ),
     ),
@@ -376,6 +464,35 @@ FORMATS = (
         "Bits stored per cached key/value element.",
     ),
     row_of("engine", "engine", "Baris mesin inferensi", "Engine row"),
+    lookup(
+        "engine_allreduces_per_layer_ratio",
+        "engine",
+        "allreduces_per_layer",
+        "Pertukaran antar-GPU per layer (tensor parallel)",
+        "GPU exchanges per layer (tensor parallel)",
+        "Exchanges per layer and step when layers are split across GPUs: 2 all-reduces (Megatron: after attention "
+        "and after the MLP); llama.cpp row split gathers every split weight matrix's result (7 per layer).",
+        fallback=2,
+    ),
+    lookup(
+        "engine_stage_boundary_us",
+        "engine",
+        "stage_boundary_us",
+        "Biaya per batas layer split",
+        "Cost per layer-split boundary",
+        "Fixed cost each time a step passes from one GPU's layers to the next (synchronise, hand over activations).",
+        fallback=0,
+    ),
+    lookup(
+        "engine_accumulate_type",
+        "engine",
+        "accumulate",
+        "Akumulasi kernel matriks mesin",
+        "Engine's matrix accumulation",
+        "fp32: the engine's FP16/FP8 kernels sum in FP32 (vLLM-class), at GeForce's half rate; fp16: they sum in "
+        "FP16 (llama.cpp's cuBLAS path), at the full rate.",
+        fallback="fp16",
+    ),
     lookup(
         "engine_max_batch_users",
         "engine",

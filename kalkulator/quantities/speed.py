@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, EQ, IF, MAX, MIN, ROUNDUP, Msg, Node, R, safe_div
+from kalkulator.expr import AND, EQ, IF, MAX, MIN, OR, ROUNDUP, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
 
 BOOK_TPS = "Buku, Bab token/s: tok/s ≈ bandwidth ÷ bytes dibaca per token"
@@ -17,10 +17,46 @@ def attended_layer_tokens(keys: Node) -> Node:
     return (R("model_layers") - sliding) * keys + sliding * MIN(keys, R("model_sliding_window_tokens"))
 
 
+LINK = "GPU catalog: interconnect (link kind, bandwidth, latency per hop, P2P)"
+ACTIVATION_BYTES = 2  # FP16/BF16 activations exchanged between GPUs
+
+
+def multi_gpu(mode: str, value: Node) -> Node:
+    """`value` when the replica splits the model over several GPUs in `mode` (tensor or layer), else 0."""
+    return IF(AND(EQ(R("split_mode"), mode), R("n_gpus") > 1), value, 0)
+
+
+def touched_experts(sequences: Node) -> Node:
+    """Distinct experts per MoE layer that `sequences` tokens routed independently to top-k of E touch:
+    E × (1 − (1 − k/E)^sequences); k at one sequence, towards E as the batch grows (0 for a dense model)."""
+    e, k = R("model_experts"), R("model_active_experts")
+    return IF(e > 0, e * (1 - (1 - safe_div(k, e)) ** sequences), 0)
+
+
+def moe_extra_gb(sequences: Node) -> Node:
+    """GB of expert weights a step of `sequences` reads beyond one sequence's active share: weights × routed-expert
+    share of the parameters × (experts touched − k) ÷ E (0 for a dense model and at one sequence)."""
+    return safe_div(
+        R("weights_gb") * R("model_expert_params_b") * (touched_experts(sequences) - R("model_active_experts")),
+        R("model_params_b") * R("model_experts"),
+    )
+
+
+def weight_read_ms(gb: Node) -> Node:
+    """Time (ms, 100 % efficiency) to read `gb` of weights: the GPUs' share at their parallel bandwidth, the
+    offloaded share at system RAM bandwidth."""
+    return safe_div(
+        gb * (1 - R("cpu_offload_frac")) * 1000, R("gpu_mem_bandwidth_gbs") * R("parallel_gpus")
+    ) + safe_div(gb * R("cpu_offload_frac") * 1000, R("host_mem_bandwidth_gbs"))
+
+
 def decode_step(users: Node) -> Node:
-    """Decode step time (ms) for `users` sequences: the larger of the memory-bound and compute-bound lines."""
+    """Decode step time (ms) for `users` sequences: the larger of the memory-bound and compute-bound lines; the
+    memory-bound one also reads the extra experts an MoE batch touches."""
     return MAX(
-        R("memory_bound_step_base_ms") + R("memory_bound_step_per_user_ms") * users,
+        R("memory_bound_step_base_ms")
+        + R("memory_bound_step_per_user_ms") * users
+        + safe_div(weight_read_ms(moe_extra_gb(users)), R("decode_efficiency_frac")),
         R("compute_bound_step_base_ms") + R("compute_bound_step_per_user_ms") * users,
     )
 
@@ -56,12 +92,31 @@ QUANTITIES = (
         expr=safe_div(R("weights_gb") * R("model_active_params_b"), R("model_params_b")),
     ),
     Quantity(
+        "decode_touched_experts",
+        "Expert tersentuh per layer per langkah",
+        "Experts touched per layer and step",
+        "E × (1 − (1 − k/E)^users): each of the batch's sequences picks k of E experts, so a batch reads more "
+        "experts than one sequence, all of them once the batch is large (0 for a dense model).",
+        "Expected distinct experts hit by B tokens routed independently (Mixtral, Jiang et al. 2024)",
+        expr=touched_experts(R("concurrent_users")),
+    ),
+    Quantity(
+        "moe_batch_extra_gb_per_step",
+        "Bobot expert tambahan dibaca per langkah",
+        "Extra expert weights read per step",
+        "Weights × routed-expert share of the parameters × (experts touched − k) ÷ E: what the batch reads beyond "
+        "one sequence's active weights.",
+        "Expected distinct experts hit by B tokens (Mixtral, Jiang et al. 2024); model catalog: experts",
+        expr=moe_extra_gb(R("concurrent_users")),
+    ),
+    Quantity(
         "decode_read_gb_per_step",
         "Data dibaca per langkah decode",
         "Bytes read per decode step",
-        "Weights once per step plus every user's KV cache at the current context.",
+        "Weights once per step (with the extra experts an MoE batch touches) plus every user's KV cache at the "
+        "current context.",
         BOOK_TPS,
-        expr=R("weights_read_gb_per_token") + R("kv_cache_gb"),
+        expr=R("weights_read_gb_per_token") + R("moe_batch_extra_gb_per_step") + R("kv_cache_gb"),
     ),
     Quantity(
         "arithmetic_intensity_flop_per_byte",
@@ -94,11 +149,7 @@ QUANTITIES = (
         "Active weights on the GPUs ÷ their parallel bandwidth + offloaded weights ÷ system RAM bandwidth "
         "(100 % efficiency); paid once per step whatever the batch.",
         BOOK_TPS + "; llama.cpp partial offload",
-        expr=safe_div(
-            R("weights_read_gb_per_token") * (1 - R("cpu_offload_frac")) * 1000,
-            R("gpu_mem_bandwidth_gbs") * R("parallel_gpus"),
-        )
-        + safe_div(R("weights_read_gb_per_token") * R("cpu_offload_frac") * 1000, R("host_mem_bandwidth_gbs")),
+        expr=weight_read_ms(R("weights_read_gb_per_token")),
     ),
     Quantity(
         "decode_user_memory_ms",
@@ -181,48 +232,156 @@ QUANTITIES = (
         expr=R("model_layers") * R("decode_layer_overhead_ms") + R("concurrent_users") * R("decode_user_overhead_ms"),
     ),
     Quantity(
+        "link_hop_us",
+        "Waktu satu lompatan antar-GPU",
+        "Time of one GPU-to-GPU hop",
+        "Latency per hop with peer-to-peer access; without it (GeForce) each copy goes GPU → host memory → GPU: "
+        "two copies, twice the latency.",
+        LINK,
+        expr=IF(EQ(R("gpu_p2p_mode"), "yes"), R("gpu_link_latency_us"), 2 * R("gpu_link_latency_us")),
+    ),
+    Quantity(
+        "link_effective_bandwidth_gbs",
+        "Bandwidth interkoneksi efektif",
+        "Effective link bandwidth",
+        "Link bandwidth per direction; half of it without peer-to-peer access (every byte is copied twice, through "
+        "host memory).",
+        LINK,
+        expr=IF(EQ(R("gpu_p2p_mode"), "yes"), R("gpu_link_bandwidth_gbs"), R("gpu_link_bandwidth_gbs") / 2),
+    ),
+    Quantity(
+        "allreduce_steps",
+        "Lompatan per all-reduce",
+        "Hops per all-reduce",
+        "Ring all-reduce: 2 × (GPUs − 1) steps (reduce-scatter then all-gather); through a switch or a full mesh "
+        "(NVSwitch, Infinity Fabric, RoCE all-to-all) every GPU reaches the others in one hop: 2 steps.",
+        "Patarasuk & Yuan 2009 (bandwidth-optimal ring all-reduce); NCCL/vLLM one-shot all-reduce on NVSwitch",
+        expr=IF(
+            R("n_gpus") > 1,
+            IF(
+                OR(
+                    EQ(R("gpu_link_type"), "nvswitch"),
+                    EQ(R("gpu_link_type"), "xgmi-mesh"),
+                    EQ(R("gpu_link_type"), "roce-mesh"),
+                ),
+                2,
+                2 * (R("n_gpus") - 1),
+            ),
+            0,
+        ),
+    ),
+    Quantity(
+        "allreduce_us",
+        "Waktu satu all-reduce (bagian latensi)",
+        "Time of one all-reduce (latency part)",
+        "Hops × time per hop: what one exchange costs whatever its size. Type a time measured with nccl-tests "
+        "all_reduce_perf at small sizes to use it.",
+        LINK + "; Hockney model (latency × hops + bytes ÷ bandwidth)",
+        expr=R("allreduce_steps") * R("link_hop_us"),
+        overridable=True,
+    ),
+    Quantity(
+        "allreduce_user_us",
+        "Waktu all-reduce per sekuens",
+        "All-reduce time per sequence",
+        "2 × (GPUs − 1) ÷ GPUs × hidden × 2 bytes (one sequence's activations) ÷ effective link bandwidth: what "
+        "each sequence of the batch (or prompt token) adds to one all-reduce.",
+        LINK + "; ring all-reduce volume 2(n − 1)/n × message (Patarasuk & Yuan 2009)",
+        expr=safe_div(
+            safe_div(2 * (R("n_gpus") - 1), R("n_gpus")) * R("model_hidden") * ACTIVATION_BYTES,
+            R("link_effective_bandwidth_gbs") * 1000,
+        ),
+    ),
+    Quantity(
         "tensor_parallel_ms",
         "Pertukaran tensor parallel per langkah",
         "Tensor-parallel exchange per step",
-        "Two all-reduces per layer when layers are split across GPUs in tensor parallel.",
-        "Megatron-LM tensor parallelism (Shoeybi et al. 2019): 2 all-reduces per layer",
-        expr=IF(
-            AND(EQ(R("split_mode"), "tensor"), R("n_gpus") > 1), 2 * R("model_layers") * R("allreduce_us") / 1000, 0
+        "Layers × exchanges per layer × all-reduce latency, when layers are split across GPUs in tensor parallel.",
+        "Megatron-LM tensor parallelism (Shoeybi et al. 2019): 2 all-reduces per layer; llama.cpp row split",
+        expr=multi_gpu("tensor", R("model_layers") * R("engine_allreduces_per_layer_ratio") * R("allreduce_us") / 1000),
+    ),
+    Quantity(
+        "tensor_parallel_per_user_ms",
+        "Pertukaran tensor parallel per pengguna",
+        "Tensor-parallel exchange per user",
+        "Layers × exchanges per layer × all-reduce time per sequence: the bytes each user adds to a step.",
+        "Megatron-LM tensor parallelism (Shoeybi et al. 2019); ring all-reduce volume",
+        expr=multi_gpu(
+            "tensor", R("model_layers") * R("engine_allreduces_per_layer_ratio") * R("allreduce_user_us") / 1000
         ),
+    ),
+    Quantity(
+        "layer_split_ms",
+        "Serah terima layer split per langkah",
+        "Layer-split hand-overs per step",
+        "(GPUs − 1) boundaries × (the engine's cost per boundary + one hop): the stages run one after another.",
+        "llama.cpp --split-mode layer (ggml backend scheduler); engine catalog: stage_boundary_us",
+        expr=multi_gpu("layer", (R("n_gpus") - 1) * (R("engine_stage_boundary_us") + R("link_hop_us")) / 1000),
+    ),
+    Quantity(
+        "layer_split_per_user_ms",
+        "Serah terima layer split per pengguna",
+        "Layer-split hand-over per user",
+        "(GPUs − 1) × hidden × 2 bytes ÷ effective link bandwidth: each user's activations cross every boundary.",
+        "llama.cpp --split-mode layer",
+        expr=multi_gpu(
+            "layer",
+            (R("n_gpus") - 1)
+            * safe_div(R("model_hidden") * ACTIVATION_BYTES, R("link_effective_bandwidth_gbs") * 1000)
+            / 1000,
+        ),
+    ),
+    Quantity(
+        "multi_gpu_step_ms",
+        "Biaya multi-GPU per langkah",
+        "Multi-GPU cost per step",
+        "Tensor-parallel exchange + layer-split hand-overs (0 on one GPU).",
+        LINK,
+        expr=R("tensor_parallel_ms") + R("layer_split_ms"),
+    ),
+    Quantity(
+        "multi_gpu_per_user_ms",
+        "Biaya multi-GPU per pengguna",
+        "Multi-GPU cost per user",
+        "Tensor-parallel exchange per user + layer-split hand-over per user (0 on one GPU).",
+        LINK,
+        expr=R("tensor_parallel_per_user_ms") + R("layer_split_per_user_ms"),
     ),
     Quantity(
         "memory_bound_step_base_ms",
         "Langkah memory-bound: bagian tetap",
         "Memory-bound step: fixed part",
-        "Weight-read time ÷ efficiency + layers × cost per layer + tensor-parallel exchange.",
+        "Weight-read time ÷ efficiency + layers × cost per layer + the multi-GPU cost per step.",
         BOOK_TPS + "; fitted by kalkulator calibrate",
         expr=safe_div(R("decode_fixed_memory_ms"), R("decode_efficiency_frac"))
         + R("model_layers") * R("decode_layer_overhead_ms")
-        + R("tensor_parallel_ms"),
+        + R("multi_gpu_step_ms"),
     ),
     Quantity(
         "memory_bound_step_per_user_ms",
         "Langkah memory-bound: tambahan per pengguna",
         "Memory-bound step: added per user",
-        "KV-cache read time ÷ efficiency + attention cost per user.",
+        "KV-cache read time ÷ efficiency + attention cost per user + the multi-GPU cost per user.",
         BOOK_TPS + "; fitted by kalkulator calibrate",
-        expr=safe_div(R("decode_user_memory_ms"), R("decode_efficiency_frac")) + R("decode_user_overhead_ms"),
+        expr=safe_div(R("decode_user_memory_ms"), R("decode_efficiency_frac"))
+        + R("decode_user_overhead_ms")
+        + R("multi_gpu_per_user_ms"),
     ),
     Quantity(
         "compute_bound_step_base_ms",
         "Langkah compute-bound: bagian tetap",
         "Compute-bound step: fixed part",
-        "Layers × cost per layer + tensor-parallel exchange.",
+        "Layers × cost per layer + the multi-GPU cost per step.",
         "Roofline model; fitted by kalkulator calibrate",
-        expr=R("model_layers") * R("decode_layer_overhead_ms") + R("tensor_parallel_ms"),
+        expr=R("model_layers") * R("decode_layer_overhead_ms") + R("multi_gpu_step_ms"),
     ),
     Quantity(
         "compute_bound_step_per_user_ms",
         "Langkah compute-bound: tambahan per pengguna",
         "Compute-bound step: added per user",
-        "Compute time per user + attention cost per user.",
+        "Compute time per user + attention cost per user + the multi-GPU cost per user.",
         "Roofline model; fitted by kalkulator calibrate",
-        expr=R("decode_user_compute_ms") + R("decode_user_overhead_ms"),
+        expr=R("decode_user_compute_ms") + R("decode_user_overhead_ms") + R("multi_gpu_per_user_ms"),
     ),
     Quantity(
         "decode_step_ms",
@@ -330,7 +489,7 @@ QUANTITIES = (
         expr=safe_div(R("prefill_matmul_tflop"), R("matmul_tflops"))
         + safe_div(
             R("prefill_attention_tflop"),
-            R("gpu_fp16_tflops") * R("parallel_gpus") * R("prefill_attention_efficiency_frac"),
+            R("gpu_fp16_engine_tflops") * R("parallel_gpus") * R("prefill_attention_efficiency_frac"),
         )
         + R("prefill_new_tokens") * R("model_layers") * R("prefill_layer_overhead_us") / 1e6,
     ),
@@ -381,15 +540,45 @@ QUANTITIES = (
         ),
     ),
     Quantity(
+        "prefill_exchange_s",
+        "Pertukaran antar-GPU saat prefill",
+        "GPU exchanges in prefill",
+        "Tensor parallel: layers × exchanges per layer × (chunks × all-reduce latency + prompt tokens × time per "
+        "sequence); layer split: (GPUs − 1) × (chunks × (cost per boundary + one hop) + prompt tokens × bytes ÷ "
+        "link bandwidth). The prompt's activations cross the link like a batch of that many sequences.",
+        LINK + "; Megatron-LM (Shoeybi et al. 2019)",
+        expr=(
+            multi_gpu(
+                "tensor",
+                R("model_layers")
+                * R("engine_allreduces_per_layer_ratio")
+                * (R("prefill_chunks_ratio") * R("allreduce_us") + R("prefill_new_tokens") * R("allreduce_user_us")),
+            )
+            + multi_gpu(
+                "layer",
+                (R("n_gpus") - 1)
+                * (
+                    R("prefill_chunks_ratio") * (R("engine_stage_boundary_us") + R("link_hop_us"))
+                    + R("prefill_new_tokens")
+                    * safe_div(R("model_hidden") * ACTIVATION_BYTES, R("link_effective_bandwidth_gbs") * 1000)
+                ),
+            )
+        )
+        / 1e6,
+    ),
+    Quantity(
         "prefill_tok_s",
         "Kecepatan prefill",
         "Prefill speed",
-        "New prompt tokens ÷ the longer of compute and weight-read time. Type a measured speed to use it.",
+        "New prompt tokens ÷ (the longer of compute and weight-read time + the GPU exchanges). Type a measured "
+        "speed to use it.",
         "Buku, Bab prefill",
         overridable=True,
         expr=IF(
             R("usable_hardware_flag"),
-            safe_div(R("prefill_new_tokens"), MAX(R("prefill_compute_s"), R("prefill_memory_s"))),
+            safe_div(
+                R("prefill_new_tokens"), MAX(R("prefill_compute_s"), R("prefill_memory_s")) + R("prefill_exchange_s")
+            ),
             0,
         ),
     ),
@@ -423,11 +612,11 @@ QUANTITIES = (
         "e2e_latency_s",
         "Latensi end-to-end",
         "End-to-end latency",
-        "TTFT + output tokens × TPOT + network overhead.",
+        "TTFT + output tokens × TPOT at load + network overhead.",
         BOOK_LAT,
         expr=IF(
             R("utilization_frac") < 1,
-            R("ttft_s") + R("output_tokens") * R("tpot_ms") / 1000 + R("network_overhead_ms") / 1000,
+            R("ttft_s") + R("output_tokens") * R("tpot_at_load_ms") / 1000 + R("network_overhead_ms") / 1000,
             QUEUE_UNBOUNDED,
         ),
     ),

@@ -240,7 +240,9 @@ def build_layout(
                     lay.cells.append(Cell(title, row, col, header, "header"))
                     lay.widths[title].setdefault(col, max(12, min(28, len(header) + 4)))
                 lay.widths[title][1] = 30
-                lay.widths[title][len(schema.fields) - 1] = 70
+                for col, f in enumerate(schema.fields, start=1):  # sources are prose (capped where they are long)
+                    if f.name == "source" or f.name.endswith("_source"):
+                        lay.widths[title][col] = 70
                 first = row + 1
                 for i, rec in enumerate(table.rows):
                     for col, f in enumerate(schema.fields, start=1):
