@@ -101,3 +101,37 @@ def test_wrapped_text_is_never_cut_off(printed):
         if word not in printed_words and not BREAKS.search(word)
     ]
     assert missing == []
+
+
+@pytest.fixture(scope="module")
+def default_profile_pdfs(catalog, tmp_path_factory):
+    """lang → (layout, PDF path): each shipped workbook printed by LibreOffice with a fresh, default profile (no
+    forced recalculation: the cached values are laid out, as on a user's first start)."""
+    pdfs = {}
+    for lang in ("id", "en"):
+        built = build(lang, catalog)
+        work = tmp_path_factory.mktemp(f"default-{lang}")
+        path = work / ("kalkulator.xlsx" if lang == "id" else "kalkulator-en.xlsx")
+        path.write_bytes(built.data)
+        pdfs[lang] = (built.layout, render_pdf(path, work, recalc=False))
+    return pdfs
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["id", "en"])
+def test_both_workbooks_print_with_a_default_profile(default_profile_pdfs, lang):
+    """LibreOffice 7.4 aborted (signal 6) printing a General-format boolean under a conditional format; booleans now
+    carry an explicit format and print as TRUE/FALSE."""
+    layout, pdf = default_profile_pdfs[lang]
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    pages = [page for page in text.split("\f") if page.strip()]
+    footer = "Halaman" if lang == "id" else "Page"
+    sheets = []
+    for page in pages:
+        last = [line for line in page.splitlines() if line.strip()][-1]
+        match = re.match(rf"\s*(.+?)\s+{footer} \d+ (?:dari|of) {len(pages)}\s*$", last)
+        assert match, f"no footer on the page: {last!r}"
+        sheets.append(match.group(1))
+    assert list(dict.fromkeys(sheets)) == [title for _, title in layout.sheets]
+    (fits,) = [line for line in text.splitlines() if re.search(r"\bfits_in_vram\b", line) and "VRAM" in line[:40]][:1]
+    assert re.search(r"\s(TRUE|FALSE)\s", fits), fits

@@ -16,6 +16,7 @@ from kalkulator.catalog import Catalog
 from kalkulator.expr import Node, R, Value, XlError, to_excel
 from kalkulator.graph import Graph, override_key
 from kalkulator.paths import TEMPLATES_DIR
+from kalkulator.quantities.base import BOOLEAN_FORMAT
 from kalkulator.quantities.domains import Domain, domain_of
 from kalkulator.workbook import sensitivity
 from kalkulator.workbook.sensitivity import Sensitivity, delta_name, end_name, sorted_name
@@ -394,7 +395,7 @@ def _colour_answer(lay: Layout, graph: Graph, title: str, row: int, name: str) -
     elif name.endswith("_text"):
         lay.conditionals.append(Conditional(title, coord, f'{coord}="OK"', "ok"))
         lay.conditionals.append(Conditional(title, coord, f'{coord}<>"OK"', "bad"))
-    elif graph[name].unit.number_format == "General" and name.endswith(("_flag", "_in_vram")):
+    elif graph[name].unit.number_format == BOOLEAN_FORMAT:
         lay.conditionals.append(Conditional(title, coord, f"{coord}=TRUE", "ok"))
         lay.conditionals.append(Conditional(title, coord, f"{coord}=FALSE", "bad"))
     else:

@@ -30,14 +30,19 @@ def soffice() -> str | None:
     return shutil.which("soffice") or shutil.which("libreoffice")
 
 
-def _convert(path: Path, work: Path, target: str) -> Path:
-    """Run soffice --convert-to with a private profile that forces recalculation; return the output file."""
+def _convert(path: Path, work: Path, target: str, recalc: bool = True) -> Path:
+    """Run soffice --convert-to with a private profile; return the output file.
+
+    `recalc`: the profile forces recalculation on load; without it the profile is LibreOffice's default (cached
+    values are shown), as a user's first start would be.
+    """
     binary = soffice()
     if binary is None:
         raise FileNotFoundError("LibreOffice (soffice) is not installed")
     profile = work / "profile" / "user"
     profile.mkdir(parents=True, exist_ok=True)
-    (profile / "registrymodifications.xcu").write_text(_PROFILE, encoding="utf-8")
+    if recalc:
+        (profile / "registrymodifications.xcu").write_text(_PROFILE, encoding="utf-8")
     out = work / "out"
     env = dict(os.environ, LC_ALL="en_US.UTF-8", LANG="en_US.UTF-8")
     subprocess.run(
@@ -60,9 +65,9 @@ def _convert(path: Path, work: Path, target: str) -> Path:
     return out / f"{path.stem}.{target.split(':')[0]}"
 
 
-def render_pdf(path: Path, work: Path) -> Path:
-    """Print every sheet of the workbook to PDF with LibreOffice (charts included)."""
-    return _convert(path, work, "pdf")
+def render_pdf(path: Path, work: Path, recalc: bool = True) -> Path:
+    """Print every sheet of the workbook to PDF with LibreOffice (charts included); see `_convert` for `recalc`."""
+    return _convert(path, work, "pdf", recalc)
 
 
 def recalculate(path: Path) -> dict[tuple[str, str], Value]:
