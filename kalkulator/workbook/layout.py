@@ -243,10 +243,11 @@ def build_layout(
                 lay.widths[title][1] = 30
                 lay.widths[title][len(schema.fields) - 1] = 70
                 first = row + 1
+                formats = {f.name: _catalog_format(f.kind, [rec[f.name] for rec in table.rows]) for f in schema.fields}
                 for i, rec in enumerate(table.rows):
                     for col, f in enumerate(schema.fields, start=1):
                         if rec[f.name] is not None:
-                            lay.cells.append(Cell(title, first + i, col, rec[f.name], "data", _catalog_format(f.kind)))
+                            lay.cells.append(Cell(title, first + i, col, rec[f.name], "data", formats[f.name]))
                 catalog_pos[schema.key] = (title, first, len(table.rows))
                 for col, f in enumerate(schema.fields, start=1):
                     letter = get_column_letter(col)
@@ -316,8 +317,27 @@ def build_layout(
     return lay
 
 
-def _catalog_format(kind: str) -> str | None:
-    return {"number": "#,##0.###", "int": "#,##0", "text": "@", "enum": "@", "date": "@"}.get(kind)
+MAX_CATALOG_DECIMALS = 6
+
+
+def _catalog_format(kind: str, values: list[Value]) -> str | None:
+    """A catalog column's format: numbers with as many fixed decimals as its most precise value needs (at most
+    six), so every row of the column shows alike and no app prints a whole number with a trailing point, as
+    Excel and Sheets do with an optional-decimals format ("360.")."""
+    if kind != "number":
+        return {"int": "#,##0", "text": "@", "enum": "@", "date": "@"}.get(kind)
+    decimals = max((_decimals(v) for v in values if isinstance(v, int | float)), default=0)
+    return "#,##0" + ("." + "0" * decimals if decimals else "")
+
+
+def _decimals(x: float) -> int:
+    """Decimals `x` needs in its 12-significant-digit form (0.0028 → 4), at most MAX_CATALOG_DECIMALS."""
+    text = f"{abs(float(x)):.12g}"
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        digits = len(mantissa.split(".")[1]) if "." in mantissa else 0
+        return min(MAX_CATALOG_DECIMALS, max(0, digits - int(exponent)))
+    return min(MAX_CATALOG_DECIMALS, len(text.split(".")[1]) if "." in text else 0)
 
 
 def _place_quantity(
