@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from kalkulator.catalog import SCHEMAS, Catalog
 from kalkulator.expr import Value, XlError
 from kalkulator.graph import Graph
-from kalkulator.quantities.base import NO_CHOICE
+from kalkulator.quantities.base import NO_CHOICE, unit_key
 from kalkulator.quantities.domains import domain_of
 
 
@@ -50,13 +50,21 @@ def parse_value(graph: Graph, name: str, raw: str, where: str) -> Value:
         return text
     if text.upper() in ("TRUE", "FALSE") and q.unit.label == "TRUE/FALSE":
         return text.upper() == "TRUE"
+    percent = text.endswith("%")
+    if percent:  # "12%": a percentage takes 12, a share 0.12; anything else has no percent form
+        key = unit_key(name)
+        if key not in ("_pct", "_pct_per_month", "_frac"):
+            raise ScenarioError(f"{where}: {name} is in {q.unit.label}, not a percentage; got {raw!r}")
+        text = text[:-1].strip()
     try:
         number = float(text.replace("_", ""))
     except ValueError:
         raise ScenarioError(f"{where}: {name} needs a number ({q.unit.label}), got {raw!r}") from None
+    if percent and unit_key(name) == "_frac":
+        number /= 100
     problem = domain_of(q).problem(number)
     if problem:
-        hint = " (a share: 0.7 means 70 %)" if name.endswith("_frac") else ""
+        hint = " (a share: 0.7 or 70% means 70 %)" if name.endswith("_frac") else ""
         raise ScenarioError(f"{where}: {name} {problem}{hint}, got {raw!r}")
     return number
 

@@ -4,12 +4,16 @@ one percent convention, English in the English workbook (issue 26)."""
 from __future__ import annotations
 
 import io
+import json
 import re
 
 import openpyxl
 import pytest
+from click.testing import CliRunner
 
 from kalkulator.build import build
+from kalkulator.cli import main
+from kalkulator.workbook.verify import Evaluator
 
 
 @pytest.fixture(scope="module")
@@ -77,3 +81,79 @@ def test_catalog_columns_show_fixed_decimals_that_keep_every_value(books):
         for c in column_cells:
             if isinstance(c.value, float):
                 assert float(f"{c.value:.{decimals}f}") == pytest.approx(c.value, abs=1e-12), (table, column, c.value)
+
+
+# ---- one percent convention: 12 % is "12%" in every app, 12 or "12%" on the command line and in CSV ------------
+
+
+def test_percentage_inputs_hold_shares_under_a_real_percent_format(books):
+    """The seven whole-percent inputs: PPN 11 % (UU HPP 2021) is stored as 0.11 and shown 11.0%."""
+    built, book = books["id"]
+    shipped = {"ppn_pct": 0.11, "pph22_pct": 0.15, "residual_pct": 0.10, "server_residual_pct": 0.05}
+    for name, share in shipped.items():
+        sheet, coord = built.layout.inputs[name]
+        cell = book[sheet][coord]
+        assert (cell.value, cell.number_format) == (pytest.approx(share, rel=1e-12), "0.0%"), name
+    assert len(built.layout.share_inputs) == 7
+    formats = _number_formats(book)
+    assert [f for f in formats if '"%"' in f] == []  # no literal "%" after a 0–100 number
+
+
+def test_a_typed_12_percent_means_12_percent_in_the_formulas(books, tmp_path):
+    """What Excel, LibreOffice and Sheets store for "12%" (0.12) gives the VAT multiplier 1 + 12/100."""
+    built, _ = books["en"]
+    path = tmp_path / "kalkulator-en.xlsx"
+    path.write_bytes(built.data)
+    (ratio,) = [f for f in built.layout.formulas if f.key == ("q", "ppn_multiplier_ratio")]
+    evaluator = Evaluator(path, only=[Evaluator.key_of(path)(ratio.sheet, ratio.coord)])
+    sheet, coord = built.layout.inputs["ppn_pct"]
+    for typed, multiplier in ((0.12, 1.12), (0.11, 1.11), (0, 1.0)):
+        got = evaluator.values({evaluator.key(sheet, coord): typed}, [evaluator.key(ratio.sheet, ratio.coord)])
+        assert list(got.values()) == [pytest.approx(multiplier, rel=1e-12)], typed
+
+
+def test_percentage_validation_is_stated_in_percent(books):
+    """12 typed where Sheets keeps it as 1200 % is refused: the rule is 0%–100%, and says so."""
+    built, book = books["en"]
+    sheet, coord = built.layout.inputs["ppn_pct"]
+    (rule,) = [dv for dv in book[sheet].data_validations.dataValidation if coord in str(dv.sqref).split()]
+    assert (rule.type, float(rule.formula1), float(rule.formula2)) == ("decimal", 0.0, 1.0)
+    assert "from 0% to 100%" in rule.error
+    sheet, coord = built.layout.inputs["traffic_growth_pct_per_month"]
+    (rule,) = [dv for dv in book[sheet].data_validations.dataValidation if coord in str(dv.sqref).split()]
+    assert (float(rule.formula1), float(rule.formula2)) == (-0.5, 2.0) and "from -50% to 200%" in rule.error
+
+
+@pytest.mark.parametrize(
+    ("typed", "same_as"),
+    [
+        ("ppn_pct=12%", "ppn_pct=12"),
+        ("ppn_pct=12 %", "ppn_pct=12"),
+        ("api_output_share_frac=50%", "api_output_share_frac=0.5"),
+    ],
+)
+def test_cli_takes_a_percentage_with_or_without_the_sign(typed, same_as):
+    run = CliRunner()
+    with_sign = run.invoke(main, ["hitung", "--set", typed, "--set", "ppn_mode=on", "--json"])
+    without = run.invoke(main, ["hitung", "--set", same_as, "--set", "ppn_mode=on", "--json"])
+    assert with_sign.exit_code == without.exit_code == 0, with_sign.stderr
+    name, value = same_as.split("=")
+    assert json.loads(with_sign.stdout)[name] == float(value)
+    assert json.loads(with_sign.stdout) == json.loads(without.stdout)
+
+
+def test_a_percent_sign_on_a_non_percentage_is_an_error():
+    result = CliRunner().invoke(main, ["hitung", "--set", "n_gpus=50%"])
+    assert result.exit_code == 2
+    assert "--set n_gpus: n_gpus is in GPUs, not a percentage; got '50%'" in result.stderr
+
+
+def test_scenarios_csv_takes_12_percent_and_12_alike(tmp_path):
+    path = tmp_path / "in.csv"
+    path.write_text("ppn_mode,ppn_pct,residual_pct\non,12%,10\non,12,10%\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["hitung", "--scenarios", str(path), "--json"])
+    assert result.exit_code == 0, result.stderr
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert first["ppn_pct"] == second["ppn_pct"] == 12 and first["residual_pct"] == second["residual_pct"] == 10
+    assert first["ppn_multiplier_ratio"] == pytest.approx(1.12, rel=1e-12)
+    assert first == second

@@ -16,7 +16,7 @@ from kalkulator.catalog import Catalog
 from kalkulator.expr import Node, R, Value, XlError, to_excel
 from kalkulator.graph import Graph, override_key
 from kalkulator.paths import TEMPLATES_DIR
-from kalkulator.quantities.base import BOOLEAN_FORMAT
+from kalkulator.quantities.base import BOOLEAN_FORMAT, unit_key
 from kalkulator.quantities.domains import Domain, domain_of
 from kalkulator.workbook import sensitivity
 from kalkulator.workbook.sensitivity import Sensitivity, delta_name, end_name, sorted_name
@@ -38,6 +38,11 @@ HEADERS = {
     "en": ("Quantity", "Value", "Manual value", "Unit", "Name", "Description and source"),
 }
 VALUE_COL, OVERRIDE_COL = 2, 3
+# A percentage input (`_pct`, 0–100 in the engine, CLI and CSV) is typed into the workbook as a spreadsheet
+# percentage: the cell holds the share (11 % = 0.11) under a real percent format, so "12%" typed in Excel,
+# LibreOffice or Sheets means 12 %; formulas read it as `(name*100)`. The defined name points at the cell.
+SHARE_FORMAT = "0.0%"
+PERCENT_UNITS = ("_pct", "_pct_per_month")
 CHART_ROWS = 20  # rows a chart occupies in the sheet's flow
 # the what-if's sorted table right of its first column: rank, two answers at both ends, the change at both ends
 SENSITIVITY_COLUMNS = ("rank", "low", "high", "low", "high", "change low", "change high")
@@ -134,6 +139,13 @@ class Layout:
     conditionals: list[Conditional] = field(default_factory=list)
     hidden_columns: dict[str, tuple[int, int]] = field(default_factory=dict)  # sheet → (first, last) helper columns
     repeat_header: set[str] = field(default_factory=set)  # sheets whose row-3 header heads every printed page
+    share_inputs: set[str] = field(default_factory=set)  # percentage inputs whose cells hold a share (see SHARE_FORMAT)
+
+    def cell_value(self, name: str, value: Value) -> Value:
+        """What the input cell of `name` holds for the engine's `value`: a percentage (11) as a share (0.11)."""
+        if name in self.share_inputs and isinstance(value, int | float) and not isinstance(value, bool):
+            return value / 100
+        return value
 
 
 def ref(sheet: str, row: int, col: int) -> str:
@@ -288,6 +300,8 @@ def build_layout(
         raise ValueError(f"quantities not placed on any sheet: {sorted(missing)}")
 
     cells: dict[str, str] = {name: name for name in placed}
+    lay.share_inputs = {n for n in placed if graph[n].is_input and unit_key(n) in PERCENT_UNITS}
+    cells |= {name: f"({name}*100)" for name in lay.share_inputs}
     ranges = {key: table_name(*key) for key in catalog.columns()}
     for name, (title, row) in placed.items():
         lay.names[name] = ref(title, row, VALUE_COL)
@@ -360,7 +374,10 @@ def _place_quantity(
     lay.cells.append(Cell(title, row, 6, f"{note.get('note', q.doc)} [{note.get('source', q.source)}]", "note"))
     coord = f"{get_column_letter(VALUE_COL)}{row}"
     if q.is_input:
-        lay.cells.append(Cell(title, row, VALUE_COL, values.get(name, q.default), "input", fmt))
+        domain = domain_of(q)
+        if name in lay.share_inputs:
+            fmt, domain = SHARE_FORMAT, replace(domain, low=domain.low / 100, high=domain.high / 100)
+        lay.cells.append(Cell(title, row, VALUE_COL, lay.cell_value(name, values.get(name, q.default)), "input", fmt))
         lay.inputs[name] = (title, coord)
         if q.choices:
             lay.list_validations.append((title, coord, table_name(*q.choices)))
@@ -368,7 +385,7 @@ def _place_quantity(
             lay.list_validations.append((title, coord, '"' + ",".join(q.options) + '"'))
         else:
             lay.number_validations.append((title, coord))
-            lay.domains[(title, coord)] = domain_of(q)
+            lay.domains[(title, coord)] = domain
         return
     node = graph.cell_expr(name)
     lay.formulas.append(

@@ -150,12 +150,15 @@ class _Writer:
 
     def validations(self) -> None:
         """Dropdowns over catalog names, and each typed number kept inside its domain."""
-        groups: dict[tuple[str, str | Domain], list[str]] = {}  # (sheet, list formula or domain) → cells
+        groups: dict[tuple[str, str | Domain, bool], list[str]] = {}  # (sheet, list or domain, in %) → cells
+        shown = {(c.sheet, c.coord): c.number_format or "" for c in self.layout.cells}
         for sheet, coord, formula in self.layout.list_validations:
-            groups.setdefault((sheet, formula), []).append(coord)
+            groups.setdefault((sheet, formula, False), []).append(coord)
         for sheet, coord in self.layout.number_validations:
-            groups.setdefault((sheet, self.layout.domains.get((sheet, coord), Domain())), []).append(coord)
-        for (sheet, rule), coords in groups.items():
+            domain = self.layout.domains.get((sheet, coord), Domain())
+            percent = _is_percent_format(shown.get((sheet, coord), ""))
+            groups.setdefault((sheet, domain, percent), []).append(coord)
+        for (sheet, rule, percent), coords in groups.items():
             if isinstance(rule, str):
                 options = {
                     "validate": "list",
@@ -169,11 +172,12 @@ class _Writer:
                     if rule.integer:
                         test += f",INT({coord})={coord}"
                     formula = f"=AND(ISNUMBER({coord}),{test},{coord}<={_xl_number(rule.high)})"
-                    self.validate(sheet, [coord], {"validate": "custom", "value": formula} | _domain_message(rule))
+                    message = _domain_message(rule, percent)
+                    self.validate(sheet, [coord], {"validate": "custom", "value": formula} | message)
             else:
                 options = {"validate": "integer" if rule.integer else "decimal", "criteria": "between"}
                 options |= {"minimum": _xl_number(rule.low), "maximum": _xl_number(rule.high)}
-                self.validate(sheet, coords, options | _domain_message(rule))
+                self.validate(sheet, coords, options | _domain_message(rule, percent))
 
     def validate(self, sheet: str, coords: list[str], options: dict) -> None:
         options = options | {"error_title": "kalkulator", "show_input": False, "multi_range": " ".join(coords)}
@@ -356,10 +360,19 @@ def _xl_number(x: float) -> str:
     return str(int(x)) if float(x).is_integer() and abs(x) < 1e16 else repr(float(x))
 
 
-def _domain_message(domain: Domain) -> dict[str, str]:
-    low, high = (
-        f"{x:,.0f}" if float(x).is_integer() and abs(x) < 1e12 else f"{x:g}" for x in (domain.low, domain.high)
-    )
+def _is_percent_format(number_format: str) -> bool:
+    """A real percent format (the value is a share shown ×100): a % outside quotes."""
+    return "%" in re.sub(r'"[^"]*"', "", number_format)
+
+
+def _domain_message(domain: Domain, percent: bool = False) -> dict[str, str]:
+    """The validation error text; a cell shown in percent states its range in percent ("0% to 100%")."""
+    if percent:
+        low, high = (f"{x * 100:,.10g}%" for x in (domain.low, domain.high))
+    else:
+        low, high = (
+            f"{x:,.0f}" if float(x).is_integer() and abs(x) < 1e12 else f"{x:g}" for x in (domain.low, domain.high)
+        )
     whole_id, whole_en = (" bulat", " whole") if domain.integer else ("", "")
     open_id, open_en = (" (tidak termasuk)", " (exclusive)") if domain.above else ("", "")
     return {
