@@ -157,3 +157,39 @@ def test_scenarios_csv_takes_12_percent_and_12_alike(tmp_path):
     assert first["ppn_pct"] == second["ppn_pct"] == 12 and first["residual_pct"] == second["residual_pct"] == 10
     assert first["ppn_multiplier_ratio"] == pytest.approx(1.12, rel=1e-12)
     assert first == second
+
+
+# ---- a deployment mode without an offer: its reason on the TCO sheet and in the chart, never "Rp 0" ------------
+
+
+def _tco_chart(built, book) -> list[tuple[object, object]]:
+    """(category, value) of each bar of the TCO sheet's bar chart, as the workbook caches them."""
+    (chart,) = [c for c in built.layout.charts if c.kind == "bar" and c.sheet == "TCO"]
+    ws = book[chart.sheet]
+    first, last, cat_col = chart.categories
+    ((_, top, bottom, col),) = chart.series
+    assert last - first == bottom - top
+    return [(ws.cell(first + k, cat_col).value, ws.cell(top + k, col).value) for k in range(last - first + 1)]
+
+
+@pytest.mark.parametrize(("lang", "reason"), [("id", "tidak ada tarif dedicated"), ("en", "no dedicated rent")])
+def test_no_dedicated_offer_shows_its_reason_not_rp_0(books, lang, reason):
+    """The shipped GPU (RTX 4090 24GB) has no dedicated plan in assumptions/hosting.csv."""
+    built, book = books[lang]
+    bars = dict(_tco_chart(built, book))
+    assert bars["Dedicated: " + reason] == reason  # no bar, and the category says why
+    ws = book["TCO"]
+    year_table = [row for row in ws.iter_rows(values_only=True) if row and row[0] in range(1, 11)]
+    assert len(year_table) == 10 and all(reason in row for row in year_table)
+    on_tco = [row[1] for row in ws.iter_rows(values_only=True) if row[4] == "answer_tco_dedicated_idr"]
+    assert on_tco == [reason]
+
+
+def test_a_dedicated_offer_gets_its_bar(catalog):
+    """A100 PCIe 80GB: the book's 4× A100 plan at Rp 80 million a month, i.e. Rp 20 million per GPU."""
+    built = build("en", catalog, values={"gpu_name": "A100 PCIe 80GB", "staff_idr_per_month": 0, "horizon_years": 3})
+    book = openpyxl.load_workbook(io.BytesIO(built.data), data_only=True)
+    values = {f.key[1]: book[f.sheet][f.coord].value for f in built.layout.formulas if f.key[0] == "q"}
+    bars = dict(_tco_chart(built, book))
+    expected = 80_000_000 / 4 * values["gpus_needed"] * 12 * 3
+    assert bars["Dedicated"] == pytest.approx(expected, rel=1e-12)

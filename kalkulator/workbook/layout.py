@@ -774,7 +774,14 @@ def _chart(
         if any(placed[n][0] != title for n in block["names"]) or rows != list(range(rows[0], rows[0] + len(rows))):
             raise ValueError(f"chart {label!r}: {block['names']} must be consecutive rows of sheet {title}")
         series = ((rows[0] - 1, rows[0], rows[-1], VALUE_COL),)
-        categories = (rows[0], rows[-1], 1)
+        categories = (rows[0], rows[-1], 1)  # the rows' labels, or the values of other rows (e.g. with a reason)
+        if "categories" in block:
+            at = [placed[n][1] for n in block["categories"]]
+            if any(placed[n][0] != title for n in block["categories"]) or at != list(range(at[0], at[0] + len(rows))):
+                raise ValueError(
+                    f"chart {label!r}: categories {block['categories']} must be {len(rows)} consecutive rows"
+                )
+            categories = (at[0], at[-1], VALUE_COL)
     else:
         header, n, positions = tables[(title, block["table"])]
         first = header + 2
