@@ -193,3 +193,63 @@ def test_a_dedicated_offer_gets_its_bar(catalog):
     bars = dict(_tco_chart(built, book))
     expected = 80_000_000 / 4 * values["gpus_needed"] * 12 * 3
     assert bars["Dedicated"] == pytest.approx(expected, rel=1e-12)
+
+
+# ---- the English workbook in English ------------------------------------------------------------------------
+
+MARKERS = ("[Ringkasan", "[Katalog", "[Buku", "tidak ada", "lihat sheet", "Halaman", "kolom", " juta", "dikoreksi")
+INDONESIAN = frozenset(
+    "dan atau dengan untuk yang bila tidak ada dari kolom bulan tahun hari jam juta buku bab katalog ringkasan "
+    "angka sewa harga tarif biaya contoh bagian subbab dikoreksi bukan naik lembar".split()
+)
+
+
+def _catalog_cells(layout) -> set[tuple[str, str]]:
+    """(sheet, coord) of every catalog data cell: the CSVs' own text (sources, notes) is data, cited as written."""
+    cells = set()
+    for name, target in layout.names.items():
+        if name.startswith("tbl_"):
+            sheet, span = target.split("!")
+            first, last = span.replace("$", "").split(":")
+            col, top, bottom = re.sub(r"\d", "", first), int(re.sub(r"\D", "", first)), int(re.sub(r"\D", "", last))
+            cells |= {(sheet.strip("'"), f"{col}{r}") for r in range(top, bottom + 1)}
+    return cells
+
+
+def _texts(built, book):
+    """(sheet!coord, text) of every text the workbook shows (cached formula results too), catalog data aside."""
+    data = _catalog_cells(built.layout)
+    for ws in book:
+        for row in ws.iter_rows():
+            for c in row:
+                if isinstance(c.value, str) and (ws.title, c.coordinate) not in data:
+                    yield f"{ws.title}!{c.coordinate}", c.value
+
+
+def test_no_indonesian_marker_in_the_english_workbook(books):
+    built, book = books["en"]
+    found = [(where, text[:100]) for where, text in _texts(built, book) if any(m in text for m in MARKERS)]
+    assert found == []
+
+
+def test_the_indonesian_workbook_has_the_markers(books):
+    """Positive control: the same check finds them where they belong."""
+    built, book = books["id"]
+    found = {m for _, text in _texts(built, book) for m in MARKERS if m in text}
+    assert {"[Katalog", "[Buku", "tidak ada", "lihat sheet", "kolom"} <= found
+
+
+def test_english_sources_are_english(books):
+    """The bracketed source after each English note: no Indonesian word (a quoted title aside)."""
+    built, _ = books["en"]
+    bad = []
+    for c in built.layout.cells:
+        if c.style == "note" and c.col == 6 and c.value.endswith("]"):
+            source = re.sub(r"'[^']*'", "", c.value[c.value.rindex("[") + 1 : -1])
+            words = [w for w in re.findall(r"[A-Za-z]+", source) if w.lower() in INDONESIAN]
+            if words:
+                bad.append((c.sheet, c.coord, words, source[:80]))
+    assert bad == []
+    notes = {c.value for c in built.layout.cells if c.style == "note"}
+    assert any(n.endswith("[Catalog gpu: column price_usd]") for n in notes)
+    assert any(n.endswith("[Book, chapter TCO: 3 and 5 years]") for n in notes)

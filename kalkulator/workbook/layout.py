@@ -174,6 +174,24 @@ def load_notes(path: Path | None = None) -> dict[str, dict[str, str]]:
         return tomllib.load(fh)
 
 
+@cache
+def load_sources_en(path: Path | None = None) -> dict[str, str]:
+    """English for the sources written in Indonesian, keyed by the Indonesian text (templates/sources_en.toml)."""
+    with open(path or TEMPLATES / "sources_en.toml", "rb") as fh:
+        return tomllib.load(fh)
+
+
+CATALOG_SOURCE = re.compile(r"Katalog (\w+): kolom (.+)")  # what base.lookup writes for a catalog value
+
+
+def source_en(source: str) -> str:
+    """A quantity's source as the English workbook shows it."""
+    match = CATALOG_SOURCE.fullmatch(source)
+    if match:
+        return f"Catalog {match.group(1)}: column {match.group(2)}"
+    return load_sources_en().get(source, source)
+
+
 def _fill_guide(text: str, facts: dict[str, str]) -> str:
     return re.sub(r"\{(\w+)\}", lambda m: facts.get(m.group(1), m.group(0)), text)
 
@@ -371,7 +389,8 @@ def _place_quantity(
     lay.cells.append(Cell(title, row, 4, q.unit.label_in(lang), "unit"))
     lay.cells.append(Cell(title, row, 5, name, "name"))
     note = load_notes().get(name, {}) if lang == "id" else {}  # a quantity without a note yet shows English
-    lay.cells.append(Cell(title, row, 6, f"{note.get('note', q.doc)} [{note.get('source', q.source)}]", "note"))
+    source = note.get("source", q.source) if lang == "id" else source_en(q.source)
+    lay.cells.append(Cell(title, row, 6, f"{note.get('note', q.doc)} [{source}]", "note"))
     coord = f"{get_column_letter(VALUE_COL)}{row}"
     if q.is_input:
         domain = domain_of(q)
