@@ -139,6 +139,7 @@ class Layout:
     conditionals: list[Conditional] = field(default_factory=list)
     hidden_columns: dict[str, tuple[int, int]] = field(default_factory=dict)  # sheet → (first, last) helper columns
     repeat_header: set[str] = field(default_factory=set)  # sheets whose row-3 header heads every printed page
+    catalog_sheets: set[str] = field(default_factory=set)  # catalogs only: may print their key columns only
     share_inputs: set[str] = field(default_factory=set)  # percentage inputs whose cells hold a share (see SHARE_FORMAT)
 
     def cell_value(self, name: str, value: Value) -> Value:
@@ -344,6 +345,12 @@ def build_layout(
     for title, row, block in pending_snapshots:
         _place_snapshot(lay, graph, catalog, title, row, block, values or {})
     lay.repeat_header = {title_of(sheet) for sheet in plan if _one_table(sheet)}
+    lay.catalog_sheets = {
+        title_of(sheet)
+        for sheet in plan
+        if {b["kind"] for b in sheet["blocks"]} & {"catalog"}
+        and not {b["kind"] for b in sheet["blocks"]} & {"quantities"}
+    }
     for title, block, row in pending_charts:
         lay.charts.append(_chart(lay, title, block, f"A{row}", placed, tables))
     return lay
@@ -814,13 +821,13 @@ def _place_guide(lay: Layout, title: str, guide: dict, catalog: Catalog) -> None
     facts = {f"{key}_as_of": max(r["as_of"] for r in t.rows) for key, t in catalog.tables.items()} | {
         f"{key}_rows": str(len(t.rows)) for key, t in catalog.tables.items()
     }
-    lay.widths[title] = {1: 34, 2: 120}
+    lay.widths[title] = {1: 34, 2: 80}
     row = 3
     for section in guide["section"]:
         lay.cells.append(Cell(title, row, 1, section[f"title_{lang}"], "section"))
         row += 1
         for item in section.get("items", []):
             lay.cells.append(Cell(title, row, 1, _fill_guide(item[f"term_{lang}"], facts), "label"))
-            lay.cells.append(Cell(title, row, 2, _fill_guide(item[f"text_{lang}"], facts), "note"))
+            lay.cells.append(Cell(title, row, 2, _fill_guide(item[f"text_{lang}"], facts), "guide"))
             row += 1
         row += 1
