@@ -253,3 +253,14 @@ def test_english_sources_are_english(books):
     notes = {c.value for c in built.layout.cells if c.style == "note"}
     assert any(n.endswith("[Catalog gpu: column price_usd]") for n in notes)
     assert any(n.endswith("[Book, chapter TCO: 3 and 5 years]") for n in notes)
+
+
+def test_build_says_what_it_wrote(tmp_path):
+    result = CliRunner().invoke(main, ["build", "--lang", "en", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.stderr
+    path = tmp_path / "kalkulator-en.xlsx"
+    book = openpyxl.load_workbook(path)
+    formulas = sum(c.data_type == "f" for ws in book for row in ws.iter_rows() for c in row)
+    size = path.stat().st_size
+    assert result.stdout == f"wrote {path} (12 sheets, {formulas:,} formula cells, {size:,} bytes)\n"
+    assert re.fullmatch(r"built 1 file in \d+\.\d\d s\n", result.stderr)
