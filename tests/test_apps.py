@@ -264,3 +264,57 @@ def test_build_says_what_it_wrote(tmp_path):
     size = path.stat().st_size
     assert result.stdout == f"wrote {path} (12 sheets, {formulas:,} formula cells, {size:,} bytes)\n"
     assert re.fullmatch(r"built 1 file in \d+\.\d\d s\n", result.stderr)
+
+
+# ---- kalkulator list: key numbers, JSON, both languages -------------------------------------------------------
+
+
+def test_list_gpus_shows_key_numbers():
+    """RTX 4090: 24 GB, 1,008 GB/s, 330.3 dense FP16 TFLOPS, 450 W, launch price USD 1,599 (NVIDIA's Ada
+    whitepaper and launch)."""
+    result = CliRunner().invoke(main, ["list", "gpus", "--lang", "en"])
+    assert result.exit_code == 0, result.stderr
+    header, *rows = result.stdout.splitlines()
+    assert header.split("  ")[0].strip() == "Name" and "Memory bandwidth (GB/s)" in header
+    (line,) = [r for r in rows if r.startswith("RTX 4090 24GB ")]
+    # fixed decimals per column, as in the workbook: as many as the most precise value of the column
+    assert line.split()[-5:] == ["24", "1,008.0", "330.30", "450", "1,599"]
+
+
+@pytest.mark.parametrize(
+    ("what", "name", "expected"),
+    [
+        ("gpus", "RTX 4090 24GB", {"vram_gib": 24, "mem_bandwidth_gbs": 1008, "tdp_w": 450, "price_usd": 1599}),
+        ("models", "Llama-3.1-8B", {"layers": 32, "kv_heads": 8, "max_context": 131072}),
+        ("tariffs", "PLN R-1/TR 1300VA", {"idr_per_kwh": 1444.7}),
+    ],
+)
+def test_list_json(what, name, expected):
+    result = CliRunner().invoke(main, ["list", what, "--json"])
+    assert result.exit_code == 0, result.stderr
+    rows = {r["name"]: r for r in map(json.loads, result.stdout.splitlines())}
+    assert {k: rows[name][k] for k in expected} == expected
+
+
+@pytest.mark.parametrize("what", ["apis", "tariffs", "clouds", "hosting", "engines", "quants", "kv-cache", "workloads"])
+def test_every_catalog_list_has_a_header_and_its_rows(what, catalog):
+    from kalkulator.cli.catalog import LISTS
+
+    result = CliRunner().invoke(main, ["list", what])
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1 + len(catalog[LISTS[what][0]].rows)
+
+
+def test_list_speaks_indonesian_with_lang_id_or_kalkulator_lang(monkeypatch):
+    english = CliRunner().invoke(main, ["list", "tariffs", "--lang", "en"]).stdout.splitlines()[0]
+    assert english.split() == ["Name", "Tariff", "kind", "Rp/kWh"]
+    indonesian = CliRunner().invoke(main, ["list", "tariffs", "--lang", "id"]).stdout.splitlines()[0]
+    assert indonesian.split() == ["Nama", "Jenis", "tarif", "Rp/kWh"]
+    monkeypatch.setenv("KALKULATOR_LANG", "id")
+    assert CliRunner().invoke(main, ["list", "tariffs"]).stdout.splitlines()[0] == indonesian
+    monkeypatch.setenv("KALKULATOR_LANG", "")
+    monkeypatch.setenv("LANG", "id_ID.UTF-8")
+    assert CliRunner().invoke(main, ["list", "tariffs"]).stdout.splitlines()[0] == indonesian
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert CliRunner().invoke(main, ["list", "tariffs"]).stdout.splitlines()[0] == english

@@ -162,7 +162,7 @@ def test_scenarios_csv_errors_name_row_and_column(run, tmp_path):
 
 
 def test_list_commands(run):
-    gpus = run("list", "gpus").stdout.splitlines()
+    gpus = [line.split("  ")[0] for line in run("list", "gpus").stdout.splitlines()]
     assert "H200 SXM 141GB" in gpus and len(gpus) >= 60
     names = run("list", "names").stdout
     assert "decode_tok_s" in names and "formula, settable" in names

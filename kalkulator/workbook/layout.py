@@ -365,11 +365,11 @@ def _catalog_format(kind: str, values: list[Value]) -> str | None:
     Excel and Sheets do with an optional-decimals format ("360.")."""
     if kind != "number":
         return {"int": "#,##0", "text": "@", "enum": "@", "date": "@"}.get(kind)
-    decimals = max((_decimals(v) for v in values if isinstance(v, int | float)), default=0)
+    decimals = max((decimals_of(v) for v in values if isinstance(v, int | float)), default=0)
     return "#,##0" + ("." + "0" * decimals if decimals else "")
 
 
-def _decimals(x: float) -> int:
+def decimals_of(x: float) -> int:
     """Decimals `x` needs in its 12-significant-digit form (0.0028 → 4), at most MAX_CATALOG_DECIMALS."""
     text = f"{abs(float(x)):.12g}"
     if "e" in text:
