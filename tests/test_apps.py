@@ -318,3 +318,16 @@ def test_list_speaks_indonesian_with_lang_id_or_kalkulator_lang(monkeypatch):
     assert CliRunner().invoke(main, ["list", "tariffs"]).stdout.splitlines()[0] == indonesian
     monkeypatch.setenv("LANG", "C.UTF-8")
     assert CliRunner().invoke(main, ["list", "tariffs"]).stdout.splitlines()[0] == english
+
+
+def test_hitung_in_indonesian_with_lang_id(monkeypatch):
+    monkeypatch.delenv("KALKULATOR_LANG", raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    english = CliRunner().invoke(main, ["hitung"]).stdout
+    indonesian = CliRunner().invoke(main, ["hitung", "--lang", "id"]).stdout
+    line = next(x for x in indonesian.splitlines() if x.rstrip().endswith("answer_tco_dedicated_idr"))
+    assert line.split()[:2] == ["TCO", "dedicated"] and "tidak ada tarif dedicated" in line
+    assert "no dedicated rent" in english and "Status skenario" in indonesian and "Scenario status" in english
+    assert "token/bulan" in indonesian and "tokens/month" in english  # unit labels too
+    as_json = CliRunner().invoke(main, ["hitung", "--lang", "id", "--json"]).stdout
+    assert json.loads(as_json)["answer_tco_dedicated_idr"] == "no dedicated rent"  # JSON stays the contract
