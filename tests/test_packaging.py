@@ -87,14 +87,8 @@ def kalkulator_bin(wheel, tmp_path_factory) -> Path:
         check=True,
         env=_env(),
     )
-    where = subprocess.run(
-        [str(python), "-c", "import kalkulator.paths as p; print(p.__file__); print(p.source_checkout())"],
-        capture_output=True,
-        text=True,
-        check=True,
-        env=_env(),
-        cwd=venv,
-    ).stdout.split("\n")
+    where = _python_says(python, "import kalkulator.paths as p; print(p.__file__); print(p.source_checkout())", venv)
+    where = where.split("\n")
     assert Path(where[0]).is_relative_to(venv) and where[1] == "None", where  # the installed copy, not the checkout
     return venv / "bin" / "kalkulator"
 
@@ -105,15 +99,16 @@ def _borrow_site_packages(python: Path) -> None:
     The folders are listed plainly, so their own .pth files are not run: an editable install of the checkout stays
     out of the venv, and the installed wheel is the only kalkulator it sees.
     """
-    own = subprocess.run(
-        [str(python), "-c", "import site; print(site.getsitepackages()[0])"],
-        capture_output=True,
-        text=True,
-        check=True,
-        env=_env(),
-    ).stdout.strip()
+    own = _python_says(python, "import site; print(site.getsitepackages()[0])").strip()
     lent = [*site.getsitepackages(), *([site.getusersitepackages()] if site.ENABLE_USER_SITE else [])]
     Path(own, "borrowed.pth").write_text("".join(f"{p}\n" for p in lent if Path(p).is_dir()), encoding="utf-8")
+
+
+def _python_says(python: Path, code: str, cwd: Path | None = None) -> str:
+    """What `python -c code` prints."""
+    return subprocess.run(
+        [str(python), "-c", code], capture_output=True, text=True, check=True, env=_env(), cwd=cwd
+    ).stdout
 
 
 def _env() -> dict[str, str]:
