@@ -11,6 +11,7 @@ from pathlib import Path
 import openpyxl
 
 from kalkulator.expr import Value, XlError
+from kalkulator.quantities.base import BOOLEAN_FORMAT
 
 # Always recalculate on load: LibreOffice's default for .xlsx keeps cached values (formulas-probe.md §4).
 _PROFILE = """<?xml version="1.0" encoding="UTF-8"?>
@@ -76,11 +77,19 @@ def recalculate(path: Path) -> dict[tuple[str, str], Value]:
         converted = _convert(path, Path(tmp), "xlsx")
         book = openpyxl.load_workbook(converted, data_only=True)
         values: dict[tuple[str, str], Value] = {}
+        flags: list[tuple[str, str]] = []  # 1/0 under the TRUE/FALSE format: a boolean, or a 0/1 number
         for ws in book.worksheets:
             for row in ws.iter_rows():
                 for cell in row:
                     v = cell.value
                     if isinstance(v, str) and v.startswith(ERROR_TEXTS):
                         v = XlError(v)
+                    elif cell.number_format == BOOLEAN_FORMAT and type(v) is int and v in (0, 1):
+                        flags.append((ws.title, cell.coordinate))
                     values[(ws.title, cell.coordinate)] = v
+        if flags:  # LibreOffice keeps a boolean as 1/0 once its cell has a number format: the file says which it is
+            original = openpyxl.load_workbook(path, data_only=True)
+            for sheet, coord in flags:
+                if isinstance(original[sheet][coord].value, bool):
+                    values[(sheet, coord)] = bool(values[(sheet, coord)])
         return values
