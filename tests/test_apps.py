@@ -251,7 +251,7 @@ def test_english_sources_are_english(books):
                 bad.append((c.sheet, c.coord, words, source[:80]))
     assert bad == []
     notes = {c.value for c in built.layout.cells if c.style == "note"}
-    assert any(n.endswith("[Catalog gpu: column price_usd]") for n in notes)
+    assert any(n.endswith("[Catalog gpu: column mem_bandwidth_gbs]") for n in notes)
     assert any(n.endswith("[Book, chapter TCO: 3 and 5 years]") for n in notes)
 
 
@@ -270,21 +270,22 @@ def test_build_says_what_it_wrote(tmp_path):
 
 
 def test_list_gpus_shows_key_numbers():
-    """RTX 4090: 24 GB, 1,008 GB/s, 330.3 dense FP16 TFLOPS, 450 W, launch price USD 1,599 (NVIDIA's Ada
-    whitepaper and launch)."""
+    """RTX 4090: 24 GB, 1,008 GB/s, 330.3 dense FP16 TFLOPS, 450 W (NVIDIA's Ada whitepaper); the price is a
+    market figure the catalog updates, so it is only checked to be a whole number of dollars."""
     result = CliRunner().invoke(main, ["list", "gpus", "--lang", "en"])
     assert result.exit_code == 0, result.stderr
     header, *rows = result.stdout.splitlines()
     assert header.split("  ")[0].strip() == "Name" and "Memory bandwidth (GB/s)" in header
     (line,) = [r for r in rows if r.startswith("RTX 4090 24GB ")]
     # fixed decimals per column, as in the workbook: as many as the most precise value of the column
-    assert line.split()[-5:] == ["24", "1,008.0", "330.30", "450", "1,599"]
+    assert line.split()[-5:-1] == ["24", "1,008.0", "330.30", "450"]
+    assert re.fullmatch(r"\d{1,3}(,\d{3})*", line.split()[-1])
 
 
 @pytest.mark.parametrize(
     ("what", "name", "expected"),
     [
-        ("gpus", "RTX 4090 24GB", {"vram_gib": 24, "mem_bandwidth_gbs": 1008, "tdp_w": 450, "price_usd": 1599}),
+        ("gpus", "RTX 4090 24GB", {"vram_gib": 24, "mem_bandwidth_gbs": 1008, "tdp_w": 450}),
         ("models", "Llama-3.1-8B", {"layers": 32, "kv_heads": 8, "max_context": 131072}),
         ("tariffs", "PLN R-1/TR 1300VA", {"idr_per_kwh": 1444.7}),
     ],

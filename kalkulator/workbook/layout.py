@@ -182,15 +182,15 @@ def load_sources_en(path: Path | None = None) -> dict[str, str]:
         return tomllib.load(fh)
 
 
-CATALOG_SOURCE = re.compile(r"Katalog (\w+): kolom (.+)")  # what base.lookup writes for a catalog value
+CATALOG_SOURCE = re.compile(r"Katalog (\w+): kolom ([\w /]+)")  # what base.lookup writes for a catalog value
 
 
 def source_en(source: str) -> str:
-    """A quantity's source as the English workbook shows it."""
+    """A quantity's source as the English workbook shows it: from the table, else a catalog lookup by rule."""
+    if source in load_sources_en():
+        return load_sources_en()[source]
     match = CATALOG_SOURCE.fullmatch(source)
-    if match:
-        return f"Catalog {match.group(1)}: column {match.group(2)}"
-    return load_sources_en().get(source, source)
+    return f"Catalog {match.group(1)}: column {match.group(2)}" if match else source
 
 
 def _fill_guide(text: str, facts: dict[str, str]) -> str:
