@@ -31,7 +31,7 @@ pytestmark = [
     ),
 ]
 
-MAX_PAGES = 56  # 30 pages printed text at 1.3–4.8 pt; at 5 pt and more the workbook takes 48–49
+MAX_PAGES = 56  # 30 pages printed text at 1.3–4.8 pt; at 5 pt and more the workbook takes 50–51
 SMALLEST_PT = 5
 BREAKS = re.compile(r"[-–_/]")  # LibreOffice may break a line inside a word at these
 SCENARIOS = {
