@@ -13,7 +13,7 @@ from kalkulator.catalog import SCHEMAS, Catalog
 from kalkulator.expr import Value, XlError
 from kalkulator.graph import Graph
 from kalkulator.numbers import NumberFormatError, read_number
-from kalkulator.quantities.base import NO_CHOICE
+from kalkulator.quantities.base import NO_CHOICE, unit_key
 from kalkulator.quantities.domains import domain_of
 
 
@@ -51,14 +51,21 @@ def parse_value(graph: Graph, name: str, raw: str, where: str) -> Value:
         return text
     if text.upper() in ("TRUE", "FALSE") and q.unit.label == "TRUE/FALSE":
         return text.upper() == "TRUE"
+    percent = text.endswith("%")
+    if percent:  # "12%": a percentage takes 12, a share 0.12; anything else has no percent form
+        key = unit_key(name)
+        if key not in ("_pct", "_pct_per_month", "_frac"):
+            raise ScenarioError(f"{where}: {name} is in {q.unit.label}, not a percentage; got {raw!r}")
+        text = text[:-1].strip()
+    scale = 0.01 if percent and unit_key(name) == "_frac" else 1.0
     domain = domain_of(q)
     try:
-        number = read_number(text, lambda v: domain.problem(v) is None)
+        number = scale * read_number(text, lambda v: domain.problem(scale * v) is None)
     except NumberFormatError as exc:
         raise ScenarioError(f"{where}: {name} needs a number ({q.unit.label}): {exc}") from None
     problem = domain.problem(number)
     if problem:
-        hint = " (a share: 0.7 means 70 %)" if name.endswith("_frac") else ""
+        hint = " (a share: 0.7 or 70% means 70 %)" if name.endswith("_frac") else ""
         raise ScenarioError(f"{where}: {name} {problem}{hint}, got {raw!r}")
     return number
 

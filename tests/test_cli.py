@@ -162,7 +162,7 @@ def test_scenarios_csv_errors_name_row_and_column(run, tmp_path):
 
 
 def test_list_commands(run):
-    gpus = run("list", "gpus").stdout.splitlines()
+    gpus = [line.split("  ")[0] for line in run("list", "gpus").stdout.splitlines()]
     assert "H200 SXM 141GB" in gpus and len(gpus) >= 60
     names = run("list", "names").stdout
     assert "decode_tok_s" in names and "formula, settable" in names
@@ -177,7 +177,7 @@ def test_list_commands(run):
         (["--set", "gpu_row=50"], "gpu_row is computed and cannot be set"),
         (["--set", "n_gpus=2.5"], "n_gpus must be a whole number from 1 to 1,024"),
         (["--set", "model_params_b=1e308"], "model_params_b must be from 0 (exclusive) to 100,000"),
-        (["--set", "cpu_offload_frac=2"], "cpu_offload_frac must be from 0 to 1 (a share: 0.7 means 70 %)"),
+        (["--set", "cpu_offload_frac=2"], "cpu_offload_frac must be from 0 to 1 (a share: 0.7 or 70% means 70 %)"),
         (["--set", "residual_pct=150"], "residual_pct must be from 0 to 100"),
         (["--set", "lifetime_years=0"], "lifetime_years must be from 0 (exclusive) to 50"),
         (["--set", "pue=0.5"], "pue must be from 1 to 5"),

@@ -1,8 +1,10 @@
 """Packaging: a wheel carries the catalogs and templates, and an installed `kalkulator` builds from any folder.
 
 The wheel is built offline from a copy of the working tree (`pip wheel --no-build-isolation`) and installed into a
-fresh venv that borrows the dependencies from this environment (`--system-site-packages`), so the installed
-command runs from site-packages, away from the checkout's assumptions/ and templates/.
+fresh venv that borrows the dependencies from the interpreter running the tests (a .pth file naming its
+site-packages), so the installed command runs from site-packages, away from the checkout's assumptions/ and
+templates/. `--system-site-packages` would not do: run from inside a virtualenv, it lends the *base* interpreter's
+packages, not the virtualenv's.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import csv
 import os
 import shutil
+import site
 import subprocess
 import sys
 import zipfile
@@ -76,23 +79,36 @@ def wheel(tmp_path_factory) -> Path:
 def kalkulator_bin(wheel, tmp_path_factory) -> Path:
     """The `kalkulator` script of a fresh venv holding only the wheel (dependencies come from this environment)."""
     venv = tmp_path_factory.mktemp("venv")
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
+    _borrow_site_packages(python)
     subprocess.run(
         [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--ignore-installed", str(wheel)],
         check=True,
         env=_env(),
     )
-    where = subprocess.run(
-        [str(python), "-c", "import kalkulator.paths as p; print(p.__file__); print(p.source_checkout())"],
-        capture_output=True,
-        text=True,
-        check=True,
-        env=_env(),
-        cwd=venv,
-    ).stdout.split("\n")
+    where = _python_says(python, "import kalkulator.paths as p; print(p.__file__); print(p.source_checkout())", venv)
+    where = where.split("\n")
     assert Path(where[0]).is_relative_to(venv) and where[1] == "None", where  # the installed copy, not the checkout
     return venv / "bin" / "kalkulator"
+
+
+def _borrow_site_packages(python: Path) -> None:
+    """Let the venv of `python` import what the running interpreter can (its site-packages, after the venv's own).
+
+    The folders are listed plainly, so their own .pth files are not run: an editable install of the checkout stays
+    out of the venv, and the installed wheel is the only kalkulator it sees.
+    """
+    own = _python_says(python, "import site; print(site.getsitepackages()[0])").strip()
+    lent = [*site.getsitepackages(), *([site.getusersitepackages()] if site.ENABLE_USER_SITE else [])]
+    Path(own, "borrowed.pth").write_text("".join(f"{p}\n" for p in lent if Path(p).is_dir()), encoding="utf-8")
+
+
+def _python_says(python: Path, code: str, cwd: Path | None = None) -> str:
+    """What `python -c code` prints."""
+    return subprocess.run(
+        [str(python), "-c", code], capture_output=True, text=True, check=True, env=_env(), cwd=cwd
+    ).stdout
 
 
 def _env() -> dict[str, str]:

@@ -134,7 +134,7 @@ def test_list_shows_the_new_names():
     names = run("list", "names").stdout
     assert "workload_name" in names
     assert "workload_row" in names
-    workloads = run("list", "workloads").stdout.splitlines()
+    workloads = [line.split("  ")[0] for line in run("list", "workloads").stdout.splitlines()]
     assert "batch summarisation" in workloads
     assert "image understanding" in workloads
 

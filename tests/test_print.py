@@ -1,17 +1,25 @@
-"""The printed workbook: every sheet on A4 portrait one page wide, at most 40 pages, nothing cut off, no ###.
+"""The printed workbook: every sheet on A4 one page wide (landscape where portrait would print text below 5 pt;
+a wide catalog prints its key columns), printed text at least 5 pt, at most 56 pages, nothing cut off, no ###.
 
 LibreOffice prints the workbook to PDF; pdfinfo and pdftotext read it back. Skipped without them.
 """
 
 from __future__ import annotations
 
+import io
 import re
 import shutil
 import subprocess
+from pathlib import Path
+from typing import NamedTuple
 
+import openpyxl
 import pytest
+import xlsxwriter
+from openpyxl.utils import column_index_from_string
 
 from kalkulator.build import build
+from kalkulator.workbook.layout import Layout
 from kalkulator.workbook.libreoffice import ERROR_TEXTS, render_pdf, soffice
 from kalkulator.workbook.writer import LONG_TEXT
 
@@ -23,7 +31,8 @@ pytestmark = [
     ),
 ]
 
-MAX_PAGES = 40
+MAX_PAGES = 56  # 30 pages printed text at 1.3–4.8 pt; at 5 pt and more the workbook takes 50–51
+SMALLEST_PT = 5
 BREAKS = re.compile(r"[-–_/]")  # LibreOffice may break a line inside a word at these
 SCENARIOS = {
     "shipped inputs": None,
@@ -39,7 +48,7 @@ SCENARIOS = {
 
 @pytest.fixture(scope="module", params=list(SCENARIOS), ids=list(SCENARIOS))
 def printed(request, catalog, tmp_path_factory):
-    """(layout, pages laid out as text, every printed word, pdfinfo output) under one scenario."""
+    """The workbook printed under one scenario."""
     built = build("id", catalog, values=SCENARIOS[request.param])
     work = tmp_path_factory.mktemp("print")
     path = work / "kalkulator.xlsx"
@@ -49,31 +58,78 @@ def printed(request, catalog, tmp_path_factory):
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     words = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout.split()
     pages = [page for page in text.split("\f") if page.strip()]
-    return built.layout, pages, set(words), info
+    return Printed(built.layout, pages, set(words), info, _printed_columns(built.data), pdf)
 
 
-def _sheet_of(page: str) -> str:
-    """The sheet a page belongs to, from its footer: sheet name left, "Halaman n dari N" right."""
-    footer = [line for line in page.splitlines() if line.strip()][-1]
-    match = re.match(r"\s*(.+?)\s+Halaman \d+ dari \d+\s*$", footer)
-    assert match, f"no footer on the page: {footer!r}"
-    return match.group(1)
+class Printed(NamedTuple):
+    layout: Layout
+    pages: list[str]  # laid out as text
+    words: set[str]  # every printed word
+    info: str  # pdfinfo's output
+    columns: dict[str, int]  # sheet → the last column of its print area
+    pdf: Path
 
 
-def test_at_most_40_a4_portrait_pages_every_sheet_printed(printed):
-    layout, pages, _, info = printed
-    assert "(A4)" in info and re.search(r"Page size:\s+595\.\d+ x 841\.\d+ pts", info), info
+def _printed_columns(data: bytes) -> dict[str, int]:
+    """Sheet → the last column of its print area (a wide catalog prints its key columns only)."""
+    book = openpyxl.load_workbook(io.BytesIO(data))
+    return {ws.title: column_index_from_string(re.findall(r"\$([A-Z]+)\$", ws.print_area)[-1]) for ws in book}
+
+
+@pytest.fixture(scope="module")
+def points_per_height(tmp_path_factory) -> float:
+    """pdftotext's word-box height per point of font size, from a 10 pt cell printed at 100 % (the box holds the
+    font's ascent, descent and line gap, which depend on the font LibreOffice picks)."""
+    work = tmp_path_factory.mktemp("calibrate")
+    path = work / "calibrate.xlsx"
+    wb = xlsxwriter.Workbook(str(path))
+    wb.add_worksheet().write_string(0, 0, "Calibrate", wb.add_format({"font_size": 10}))
+    wb.close()
+    ((_, height),) = _word_sizes(render_pdf(path, work, recalc=False), 1.0)
+    return height / 10
+
+
+def _word_sizes(pdf, per_point: float) -> list[tuple[int, float]]:
+    """(page, font size in points) of every printed word."""
+    html = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    sizes = []
+    for number, page in enumerate(html.split("<page ")[1:], start=1):
+        for top, bottom in re.findall(r'<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)"', page):
+            sizes.append((number, (float(bottom) - float(top)) / per_point))
+    return sizes
+
+
+def _smallest_per_page(pdf, per_point: float) -> dict[int, float]:
+    smallest: dict[int, float] = {}
+    for page, size in _word_sizes(pdf, per_point):
+        smallest[page] = min(smallest.get(page, size), size)
+    return smallest
+
+
+def _sheet_of(page: str, titles: list[str], footer: str = r"Halaman \d+ dari \d+") -> str:
+    """The sheet a page belongs to, from its footer: sheet name left, "Halaman n dari N" right (a chart's text may
+    come after the footer, a repeated first column's text on its line)."""
+    names = "|".join(re.escape(t) for t in sorted(titles, key=len, reverse=True))
+    footers = [m for line in page.splitlines() if (m := re.match(rf"\s*({names})\s.*{footer}\s*$", line))]
+    assert footers, f"no footer on the page: {page[-200:]!r}"
+    return footers[-1].group(1)
+
+
+def test_at_most_56_a4_pages_every_sheet_printed(printed):
+    layout, pages, info = printed.layout, printed.pages, printed.info
+    assert "(A4)" in info and re.search(r"Page size:\s+595\.\d+ x 841\.\d+ pts", info), info  # the guide: portrait
     count = int(re.search(r"Pages:\s+(\d+)", info).group(1))
     per_sheet: dict[str, int] = {}
     for page in pages:
-        per_sheet[_sheet_of(page)] = per_sheet.get(_sheet_of(page), 0) + 1
+        sheet = _sheet_of(page, [title for _, title in layout.sheets])
+        per_sheet[sheet] = per_sheet.get(sheet, 0) + 1
     print(f"{count} pages: {per_sheet}")
     assert count == len(pages) <= MAX_PAGES, per_sheet
     assert list(per_sheet) == [title for _, title in layout.sheets]  # one page wide: sheets follow one another
 
 
 def test_no_hashes_and_no_error_values(printed):
-    _, pages, _, _ = printed
+    pages = printed.pages
     for number, page in enumerate(pages, start=1):
         assert "###" not in page, f"page {number} shows ### (a column too narrow for its number)"
         found = [e for e in ERROR_TEXTS if e in page]
@@ -85,13 +141,13 @@ def test_wrapped_text_is_never_cut_off(printed):
     rows tall enough for their wrapped lines.
 
     Long catalog text (sources, notes: style "data") is cut at the cell edge on purpose, to keep the catalogs short;
-    the hidden helper columns of live tables are not printed.
+    the hidden helper columns of live tables are not printed, nor a wide catalog's columns right of its print area.
     """
-    layout, _, printed_words, _ = printed
+    layout, printed_words = printed.layout, printed.words
 
     def hidden(c) -> bool:
         first, last = layout.hidden_columns.get(c.sheet, (0, -1))
-        return first <= c.col <= last
+        return first <= c.col <= last or c.col > printed.columns[c.sheet]
 
     missing = [
         (c.sheet, c.coord, word)
@@ -101,3 +157,47 @@ def test_wrapped_text_is_never_cut_off(printed):
         if word not in printed_words and not BREAKS.search(word)
     ]
     assert missing == []
+
+
+@pytest.fixture(scope="module")
+def default_profile_pdfs(catalog, tmp_path_factory):
+    """lang → (layout, PDF path): each shipped workbook printed by LibreOffice with a fresh, default profile (no
+    forced recalculation: the cached values are laid out, as on a user's first start)."""
+    pdfs = {}
+    for lang in ("id", "en"):
+        built = build(lang, catalog)
+        work = tmp_path_factory.mktemp(f"default-{lang}")
+        path = work / ("kalkulator.xlsx" if lang == "id" else "kalkulator-en.xlsx")
+        path.write_bytes(built.data)
+        pdfs[lang] = (built.layout, render_pdf(path, work, recalc=False))
+    return pdfs
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["id", "en"])
+def test_both_workbooks_print_with_a_default_profile(default_profile_pdfs, lang):
+    """LibreOffice 7.4 aborted (signal 6) printing a General-format boolean under a conditional format; booleans now
+    carry an explicit format and print as TRUE/FALSE."""
+    layout, pdf = default_profile_pdfs[lang]
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    pages = [page for page in text.split("\f") if page.strip()]
+    footer = rf"Halaman \d+ dari {len(pages)}" if lang == "id" else rf"Page \d+ of {len(pages)}"
+    sheets = [_sheet_of(page, [title for _, title in layout.sheets], footer) for page in pages]
+    assert list(dict.fromkeys(sheets)) == [title for _, title in layout.sheets]
+    (fits,) = [line for line in text.splitlines() if re.search(r"\bfits_in_vram\b", line) and "VRAM" in line[:40]][:1]
+    assert re.search(r"\s(TRUE|FALSE)\s", fits), fits
+
+
+def test_printed_text_is_at_least_5_pt_on_every_page(printed, points_per_height):
+    smallest = _smallest_per_page(printed.pdf, points_per_height)
+    print({page: round(size, 2) for page, size in smallest.items()})
+    assert {page: round(size, 2) for page, size in smallest.items() if size < SMALLEST_PT} == {}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["id", "en"])
+def test_printed_text_is_at_least_5_pt_with_a_default_profile(default_profile_pdfs, points_per_height, lang):
+    _, pdf = default_profile_pdfs[lang]
+    smallest = _smallest_per_page(pdf, points_per_height)
+    assert len(smallest) <= MAX_PAGES
+    assert {page: round(size, 2) for page, size in smallest.items() if size < SMALLEST_PT} == {}

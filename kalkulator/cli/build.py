@@ -106,12 +106,18 @@ def build_cmd(lang: str, out_dir: Path, check: bool, catalog_dir: Path | None) -
     started = time.perf_counter()
     notes = _missing_defaults(catalog)
     outputs: dict[str, bytes] = {}
+    contents: dict[str, str] = {}  # file → what it holds, for the closing line
     preview = forked.start(_preview, catalog) if lang == "all" else None  # the page on the other core
     for code in langs:
         try:
-            outputs[workbook_name(code)] = build(code, catalog).data
+            built = build(code, catalog)
         except ValueError as exc:
             fail(f"cannot lay out the workbook: {exc}")
+        outputs[workbook_name(code)] = built.data
+        layout = built.layout
+        contents[workbook_name(code)] = (
+            f"{len(layout.sheets)} sheets, {len(layout.formulas):,} formula cells, {len(built.data):,} bytes"
+        )
     if preview is not None:
         try:
             page, left_out = preview()
@@ -143,8 +149,11 @@ def build_cmd(lang: str, out_dir: Path, check: bool, catalog_dir: Path | None) -
         for line in done:
             click.echo(f"note: {line}", err=True)
         for name in outputs:
-            click.echo(f"wrote {out_dir / name}")
-    click.echo(f"{time.perf_counter() - started:.2f} s", err=True)
+            what = contents.get(name, f"{len(outputs[name]):,} bytes")
+            click.echo(f"wrote {out_dir / name} ({what})")
+    verb = "checked" if check else "built"
+    files = "1 file" if len(outputs) == 1 else f"{len(outputs)} files"
+    click.echo(f"{verb} {files} in {time.perf_counter() - started:.2f} s", err=True)
 
 
 WORKBOOK_LIMIT_BYTES = 200 * MB  # the shipped workbooks are about 1 MB

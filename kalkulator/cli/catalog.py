@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 from pathlib import Path
 
@@ -11,28 +13,76 @@ from kalkulator.catalog import SCHEMAS
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail
 from kalkulator.paths import CATALOG_DIR
 from kalkulator.quantities import QUANTITIES
+from kalkulator.workbook.layout import decimals_of
+
+# What `list` shows of each catalog: the table and its key columns (the name comes first).
+LISTS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "gpus": ("gpu", ("vram_gib", "mem_bandwidth_gbs", "fp16_tflops", "tdp_w", "price_usd")),
+    "models": ("model", ("params_b", "active_params_b", "layers", "kv_heads", "max_context")),
+    "quants": ("quant", ("kind", "bits_per_weight", "compute")),
+    "kv-cache": ("kv_cache", ("bits_per_value",)),
+    "engines": ("engine", ("max_batch",)),
+    "workloads": ("workload", ("text_prompt_tokens", "output_tokens", "sla_ttft_s", "sla_tpot_ms")),
+    "apis": ("api", ("provider", "input_usd_per_1m", "output_usd_per_1m", "cached_input_usd_per_1m")),
+    "tariffs": ("tariff", ("kind", "idr_per_kwh")),
+    "clouds": ("cloud", ("provider", "gpu", "gpus", "usd_per_hour", "region")),
+    "hosting": ("hosting", ("mode", "gpu", "gpus", "idr_per_month", "kw_included")),
+}
+LANG_OPTION = click.option(
+    "--lang",
+    type=click.Choice(["id", "en"]),
+    default=lambda: cli_lang(),
+    show_default="$KALKULATOR_LANG, else id when $LANG starts with id, else en",
+    help="Language of the labels (the workbook's bilingual tables).",
+)
+
+
+def cli_lang() -> str:
+    """The CLI's language: $KALKULATOR_LANG (id or en), else Indonesian when $LANG is Indonesian, else English."""
+    chosen = os.environ.get("KALKULATOR_LANG", "").strip().lower()
+    if chosen in ("id", "en"):
+        return chosen
+    return "id" if os.environ.get("LANG", "").lower().startswith("id") else "en"
+
+
+def _shown(value: object, decimals: int) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{value:,.{decimals}f}"
+    return str(value)
 
 
 @click.command("list")
-@click.argument("what", type=click.Choice(["gpus", "models", "quants", "kv-cache", "engines", "workloads", "names"]))
+@click.argument("what", type=click.Choice([*LISTS, "names"]))
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per row (CSV field names as keys).")
+@LANG_OPTION
 @CATALOG_OPTION
-def list_cmd(what: str, catalog_dir: Path | None) -> None:
-    """List catalog names, or every quantity name with its unit."""
+def list_cmd(what: str, as_json: bool, lang: str, catalog_dir: Path | None) -> None:
+    """List a catalog with its key numbers, or every quantity name with its unit."""
     if what == "names":
         for q in QUANTITIES:
             kind = "input" if q.is_input else ("formula, settable" if q.overridable else "formula")
-            click.echo(f"{q.name:<40} {q.unit.label:<12} {kind}")
+            if as_json:
+                click.echo(json.dumps({"name": q.name, "unit": q.unit.label_in(lang), "kind": kind}))
+            else:
+                click.echo(f"{q.name:<40} {q.unit.label_in(lang):<12} {kind}")
         return
-    key = {
-        "gpus": "gpu",
-        "models": "model",
-        "quants": "quant",
-        "kv-cache": "kv_cache",
-        "engines": "engine",
-        "workloads": "workload",
-    }[what]
-    for name in load_catalog_or_fail(catalog_dir)[key].names:
-        click.echo(name)
+    key, columns = LISTS[what]
+    table = load_catalog_or_fail(catalog_dir)[key]
+    fields = ("name", *columns)
+    rows = [{f: rec[f] for f in fields} for rec in table.rows]
+    if as_json:
+        for row in rows:
+            click.echo(json.dumps(row, ensure_ascii=False))
+        return
+    places = {f: min(4, max((decimals_of(r[f]) for r in rows if isinstance(r[f], float)), default=0)) for f in fields}
+    cells = [[table.schema.header(f, lang) for f in fields], *([_shown(r[f], places[f]) for f in fields] for r in rows)]
+    widths = [max(len(line[i]) for line in cells) for i in range(len(fields))]
+    numeric = [all(isinstance(r[f], int | float) or r[f] is None for r in rows) for f in fields]
+    for line in cells:
+        parts = [v.rjust(w) if num else v.ljust(w) for v, w, num in zip(line, widths, numeric, strict=True)]
+        click.echo("  ".join(parts).rstrip())
 
 
 @click.group("catalog")

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from kalkulator.batch import check_scenarios, write_batch
+from kalkulator.cli.catalog import LANG_OPTION
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail, parse_sets
 from kalkulator.cli.model import model_settings
 from kalkulator.expr import Value
@@ -36,7 +37,7 @@ def _line(graph: Graph, values: Mapping[str, Value], name: str, lang: str) -> st
     q = graph[name]
     value = values[name]
     # No unit after a name, a reason in place of a number, or a value already shown as a percentage.
-    unit = "" if isinstance(value, str) or "%" in q.unit.number_format else q.unit.label
+    unit = "" if isinstance(value, str) or "%" in q.unit.number_format else q.unit.label_in(lang)
     return f"  {q.label(lang):<44} {_format(value, q.unit.number_format):>18} {unit:<12} {name}"
 
 
@@ -61,7 +62,8 @@ def _table(
         lines.append(f"\n{after_summary}")
     if not full:
         rest = sum(1 for n in graph.quantities if n not in shown and not n.endswith("_row"))
-        lines.append(f"\n({rest} more quantities: kalkulator hitung --full, or --json)")
+        more = "besaran lain" if lang == "id" else "more quantities"
+        lines.append(f"\n({rest} {more}: kalkulator hitung --full, or --json)")
         return "\n".join(lines).lstrip("\n")
     for sheet, block in blocks:
         names = [n for n in block["names"] if n not in shown and not n.endswith("_row")]
@@ -121,6 +123,7 @@ def _table(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Describe the model by a GGUF file: shape from its header, exact weight size and bits per weight.",
 )
+@LANG_OPTION
 @CATALOG_OPTION
 def hitung(
     model_name,
@@ -137,9 +140,13 @@ def hitung(
     what_if,
     config_path,
     gguf_path,
+    lang,
     catalog_dir,
 ) -> None:
-    """Compute a scenario: the answer block first (the same numbers as the workbook); --full for everything."""
+    """Compute a scenario: the answer block first (the same numbers as the workbook); --full for everything.
+
+    --lang labels the table (and words its reasons) in Indonesian or English; JSON and CSV stay as they are.
+    """
     graph = Graph(QUANTITIES)
     catalog = load_catalog_or_fail(catalog_dir)
     columns = catalog.columns()
@@ -184,7 +191,8 @@ def hitung(
                 after = text_block(found)
                 if what_if:
                     after += "\n\n" + _what_if_text(graph, extra["what_if"])
-                click.echo(_table(graph, values, full, after_summary=after.strip("\n")))
+                shown = values if lang == "en" else outputs(graph.evaluate(settings, columns, lang), graph)
+                click.echo(_table(graph, shown, full, lang, after_summary=after.strip("\n")))
             return
         if what_if:
             raise ScenarioError("--what-if: one scenario at a time, not with --scenarios")

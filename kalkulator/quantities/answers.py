@@ -7,7 +7,7 @@ The quantities behind them (cost_idr_per_1m_tokens, tco_idr, …) stay numbers f
 
 from __future__ import annotations
 
-from kalkulator.expr import EQ, IF, R
+from kalkulator.expr import EQ, IF, JOIN, Msg, R
 from kalkulator.quantities.base import Quantity
 from kalkulator.quantities.checks import OK
 
@@ -23,6 +23,19 @@ def guarded(name: str, check: str, label_id: str, label_en: str) -> Quantity:
         f"{name} when {check} is OK; otherwise the reason it cannot be trusted.",
         SUMMARY,
         expr=IF(EQ(R(check), OK), R(name), R(check)),
+    )
+
+
+def mode_label(name: str, check: str, label_id: str, label_en: str) -> Quantity:
+    """The TCO chart's category for a deployment mode: its name, and the reason when it has no comparable figure
+    (no dedicated rent, no cloud offer…), so the chart never shows a missing offer as an empty, free-looking bar."""
+    return Quantity(
+        name,
+        f"Label grafik: {label_id}",
+        f"Chart label: {label_en}",
+        f"The mode's name, followed by {check}'s reason when that is not OK.",
+        SUMMARY,
+        expr=IF(EQ(R(check), OK), Msg(label_id, label_en), JOIN(Msg(f"{label_id}: ", f"{label_en}: "), R(check))),
     )
 
 
@@ -58,4 +71,8 @@ QUANTITIES = (
     guarded(
         "premium_breakeven_months", "onprem_check_text", "Break-even vs API premium", "Break-even vs the premium API"
     ),
+    mode_label("tco_onprem_chart_text", "onprem_check_text", "On-premise", "On-premise"),
+    mode_label("tco_colocation_chart_text", "onprem_check_text", "Colocation", "Colocation"),
+    mode_label("tco_dedicated_chart_text", "dedicated_check_text", "Dedicated", "Dedicated"),
+    mode_label("tco_cloud_chart_text", "cloud_check_text", "Cloud GPU", "Cloud GPU"),
 )

@@ -19,6 +19,10 @@ class Unit:
         return (self.label_id or self.label) if lang == "id" else self.label
 
 
+# Booleans get an explicit format: LibreOffice 7.4 crashes printing a General boolean under a conditional format,
+# and every app then shows the same two words.
+BOOLEAN_FORMAT = '"TRUE";"TRUE";"FALSE"'
+
 # Suffix → unit. A name's unit is given by its longest matching suffix (tests enforce it).
 UNITS: dict[str, Unit] = {
     "_gb": Unit("GB", "#,##0.00"),
@@ -98,14 +102,14 @@ UNITS: dict[str, Unit] = {
     "_months": Unit("months", "#,##0.0", "bulan"),
     "_years": Unit("years", "#,##0.0", "tahun"),
     "_ratio": Unit("×", "0.000"),
-    "_flag": Unit("TRUE/FALSE", "General"),
+    "_flag": Unit("TRUE/FALSE", BOOLEAN_FORMAT),
     "_text": Unit("text", "@", "teks"),
     "_row": Unit("row", "0", "baris"),
     "_name": Unit("text", "@", "teks"),
     "_type": Unit("text", "@", "teks"),
     "_mode": Unit("text", "@", "teks"),
     "_backend": Unit("text", "@", "teks"),
-    "_in_vram": Unit("TRUE/FALSE", "General"),
+    "_in_vram": Unit("TRUE/FALSE", BOOLEAN_FORMAT),
 }
 # Names outside the suffix rule, with their unit key.
 SPECIAL_UNITS: dict[str, str] = {

@@ -16,6 +16,7 @@ from kalkulator.catalog import Catalog
 from kalkulator.expr import Node, R, Value, XlError, to_excel
 from kalkulator.graph import Graph, override_key
 from kalkulator.paths import TEMPLATES_DIR
+from kalkulator.quantities.base import BOOLEAN_FORMAT, unit_key
 from kalkulator.quantities.domains import Domain, domain_of
 from kalkulator.workbook import sensitivity
 from kalkulator.workbook.sensitivity import Sensitivity, delta_name, end_name, sorted_name
@@ -37,6 +38,11 @@ HEADERS = {
     "en": ("Quantity", "Value", "Manual value", "Unit", "Name", "Description and source"),
 }
 VALUE_COL, OVERRIDE_COL = 2, 3
+# A percentage input (`_pct`, 0–100 in the engine, CLI and CSV) is typed into the workbook as a spreadsheet
+# percentage: the cell holds the share (11 % = 0.11) under a real percent format, so "12%" typed in Excel,
+# LibreOffice or Sheets means 12 %; formulas read it as `(name*100)`. The defined name points at the cell.
+SHARE_FORMAT = "0.0%"
+PERCENT_UNITS = ("_pct", "_pct_per_month")
 CHART_ROWS = 20  # rows a chart occupies in the sheet's flow
 # the what-if's sorted table right of its first column: rank, two answers at both ends, the change at both ends
 SENSITIVITY_COLUMNS = ("rank", "low", "high", "low", "high", "change low", "change high")
@@ -133,6 +139,14 @@ class Layout:
     conditionals: list[Conditional] = field(default_factory=list)
     hidden_columns: dict[str, tuple[int, int]] = field(default_factory=dict)  # sheet → (first, last) helper columns
     repeat_header: set[str] = field(default_factory=set)  # sheets whose row-3 header heads every printed page
+    catalog_sheets: set[str] = field(default_factory=set)  # catalogs only: may print their key columns only
+    share_inputs: set[str] = field(default_factory=set)  # percentage inputs whose cells hold a share (see SHARE_FORMAT)
+
+    def cell_value(self, name: str, value: Value) -> Value:
+        """What the input cell of `name` holds for the engine's `value`: a percentage (11) as a share (0.11)."""
+        if name in self.share_inputs and isinstance(value, int | float) and not isinstance(value, bool):
+            return value / 100
+        return value
 
 
 def ref(sheet: str, row: int, col: int) -> str:
@@ -159,6 +173,24 @@ def load_notes(path: Path | None = None) -> dict[str, dict[str, str]]:
     """The Indonesian `note` of every quantity, and its `source` where the Python one is English or imprecise."""
     with open(path or TEMPLATES / "notes_id.toml", "rb") as fh:
         return tomllib.load(fh)
+
+
+@cache
+def load_sources_en(path: Path | None = None) -> dict[str, str]:
+    """English for the sources written in Indonesian, keyed by the Indonesian text (templates/sources_en.toml)."""
+    with open(path or TEMPLATES / "sources_en.toml", "rb") as fh:
+        return tomllib.load(fh)
+
+
+CATALOG_SOURCE = re.compile(r"Katalog (\w+): kolom ([\w /]+)")  # what base.lookup writes for a catalog value
+
+
+def source_en(source: str) -> str:
+    """A quantity's source as the English workbook shows it: from the table, else a catalog lookup by rule."""
+    if source in load_sources_en():
+        return load_sources_en()[source]
+    match = CATALOG_SOURCE.fullmatch(source)
+    return f"Catalog {match.group(1)}: column {match.group(2)}" if match else source
 
 
 def _fill_guide(text: str, facts: dict[str, str]) -> str:
@@ -244,10 +276,11 @@ def build_layout(
                     if f.name == "source" or f.name.endswith("_source"):
                         lay.widths[title][col] = 70
                 first = row + 1
+                formats = {f.name: _catalog_format(f.kind, [rec[f.name] for rec in table.rows]) for f in schema.fields}
                 for i, rec in enumerate(table.rows):
                     for col, f in enumerate(schema.fields, start=1):
                         if rec[f.name] is not None:
-                            lay.cells.append(Cell(title, first + i, col, rec[f.name], "data", _catalog_format(f.kind)))
+                            lay.cells.append(Cell(title, first + i, col, rec[f.name], "data", formats[f.name]))
                 catalog_pos[schema.key] = (title, first, len(table.rows))
                 for col, f in enumerate(schema.fields, start=1):
                     letter = get_column_letter(col)
@@ -288,6 +321,8 @@ def build_layout(
         raise ValueError(f"quantities not placed on any sheet: {sorted(missing)}")
 
     cells: dict[str, str] = {name: name for name in placed}
+    lay.share_inputs = {n for n in placed if graph[n].is_input and unit_key(n) in PERCENT_UNITS}
+    cells |= {name: f"({name}*100)" for name in lay.share_inputs}
     ranges = {key: table_name(*key) for key in catalog.columns()}
     for name, (title, row) in placed.items():
         lay.names[name] = ref(title, row, VALUE_COL)
@@ -312,13 +347,38 @@ def build_layout(
     for title, row, block in pending_snapshots:
         _place_snapshot(lay, graph, catalog, title, row, block, values or {})
     lay.repeat_header = {title_of(sheet) for sheet in plan if _one_table(sheet)}
+    lay.catalog_sheets = {
+        title_of(sheet)
+        for sheet in plan
+        if {b["kind"] for b in sheet["blocks"]} & {"catalog"}
+        and not {b["kind"] for b in sheet["blocks"]} & {"quantities"}
+    }
     for title, block, row in pending_charts:
         lay.charts.append(_chart(lay, title, block, f"A{row}", placed, tables))
     return lay
 
 
-def _catalog_format(kind: str) -> str | None:
-    return {"number": "#,##0.###", "int": "#,##0", "text": "@", "enum": "@", "date": "@"}.get(kind)
+MAX_CATALOG_DECIMALS = 6
+
+
+def _catalog_format(kind: str, values: list[Value]) -> str | None:
+    """A catalog column's format: numbers with as many fixed decimals as its most precise value needs (at most
+    six), so every row of the column shows alike and no app prints a whole number with a trailing point, as
+    Excel and Sheets do with an optional-decimals format ("360.")."""
+    if kind != "number":
+        return {"int": "#,##0", "text": "@", "enum": "@", "date": "@"}.get(kind)
+    decimals = max((decimals_of(v) for v in values if isinstance(v, int | float)), default=0)
+    return "#,##0" + ("." + "0" * decimals if decimals else "")
+
+
+def decimals_of(x: float) -> int:
+    """Decimals `x` needs in its 12-significant-digit form (0.0028 → 4), at most MAX_CATALOG_DECIMALS."""
+    text = f"{abs(float(x)):.12g}"
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        digits = len(mantissa.split(".")[1]) if "." in mantissa else 0
+        return min(MAX_CATALOG_DECIMALS, max(0, digits - int(exponent)))
+    return min(MAX_CATALOG_DECIMALS, len(text.split(".")[1]) if "." in text else 0)
 
 
 def _place_quantity(
@@ -338,10 +398,14 @@ def _place_quantity(
     lay.cells.append(Cell(title, row, 4, q.unit.label_in(lang), "unit"))
     lay.cells.append(Cell(title, row, 5, name, "name"))
     note = load_notes().get(name, {}) if lang == "id" else {}  # a quantity without a note yet shows English
-    lay.cells.append(Cell(title, row, 6, f"{note.get('note', q.doc)} [{note.get('source', q.source)}]", "note"))
+    source = note.get("source", q.source) if lang == "id" else source_en(q.source)
+    lay.cells.append(Cell(title, row, 6, f"{note.get('note', q.doc)} [{source}]", "note"))
     coord = f"{get_column_letter(VALUE_COL)}{row}"
     if q.is_input:
-        lay.cells.append(Cell(title, row, VALUE_COL, values.get(name, q.default), "input", fmt))
+        domain = domain_of(q)
+        if name in lay.share_inputs:
+            fmt, domain = SHARE_FORMAT, replace(domain, low=domain.low / 100, high=domain.high / 100)
+        lay.cells.append(Cell(title, row, VALUE_COL, lay.cell_value(name, values.get(name, q.default)), "input", fmt))
         lay.inputs[name] = (title, coord)
         if q.choices:
             lay.list_validations.append((title, coord, table_name(*q.choices)))
@@ -349,7 +413,7 @@ def _place_quantity(
             lay.list_validations.append((title, coord, '"' + ",".join(q.options) + '"'))
         else:
             lay.number_validations.append((title, coord))
-            lay.domains[(title, coord)] = domain_of(q)
+            lay.domains[(title, coord)] = domain
         return
     node = graph.cell_expr(name)
     lay.formulas.append(
@@ -396,7 +460,7 @@ def _colour_answer(lay: Layout, graph: Graph, title: str, row: int, name: str) -
     elif name.endswith("_text"):
         lay.conditionals.append(Conditional(title, coord, f'{coord}="OK"', "ok"))
         lay.conditionals.append(Conditional(title, coord, f'{coord}<>"OK"', "bad"))
-    elif graph[name].unit.number_format == "General" and name.endswith(("_flag", "_in_vram")):
+    elif graph[name].unit.number_format == BOOLEAN_FORMAT:
         lay.conditionals.append(Conditional(title, coord, f"{coord}=TRUE", "ok"))
         lay.conditionals.append(Conditional(title, coord, f"{coord}=FALSE", "bad"))
     else:
@@ -738,7 +802,14 @@ def _chart(
         if any(placed[n][0] != title for n in block["names"]) or rows != list(range(rows[0], rows[0] + len(rows))):
             raise ValueError(f"chart {label!r}: {block['names']} must be consecutive rows of sheet {title}")
         series = ((rows[0] - 1, rows[0], rows[-1], VALUE_COL),)
-        categories = (rows[0], rows[-1], 1)
+        categories = (rows[0], rows[-1], 1)  # the rows' labels, or the values of other rows (e.g. with a reason)
+        if "categories" in block:
+            at = [placed[n][1] for n in block["categories"]]
+            if any(placed[n][0] != title for n in block["categories"]) or at != list(range(at[0], at[0] + len(rows))):
+                raise ValueError(
+                    f"chart {label!r}: categories {block['categories']} must be {len(rows)} consecutive rows"
+                )
+            categories = (at[0], at[-1], VALUE_COL)
     else:
         header, n, positions = tables[(title, block["table"])]
         first = header + 2
@@ -752,13 +823,13 @@ def _place_guide(lay: Layout, title: str, guide: dict, catalog: Catalog) -> None
     facts = {f"{key}_as_of": max(r["as_of"] for r in t.rows) for key, t in catalog.tables.items()} | {
         f"{key}_rows": str(len(t.rows)) for key, t in catalog.tables.items()
     }
-    lay.widths[title] = {1: 34, 2: 120}
+    lay.widths[title] = {1: 34, 2: 80}
     row = 3
     for section in guide["section"]:
         lay.cells.append(Cell(title, row, 1, section[f"title_{lang}"], "section"))
         row += 1
         for item in section.get("items", []):
             lay.cells.append(Cell(title, row, 1, _fill_guide(item[f"term_{lang}"], facts), "label"))
-            lay.cells.append(Cell(title, row, 2, _fill_guide(item[f"text_{lang}"], facts), "note"))
+            lay.cells.append(Cell(title, row, 2, _fill_guide(item[f"text_{lang}"], facts), "guide"))
             row += 1
         row += 1

@@ -11,6 +11,7 @@ from pathlib import Path
 import openpyxl
 
 from kalkulator.expr import Value, XlError
+from kalkulator.quantities.base import BOOLEAN_FORMAT
 
 # Always recalculate on load: LibreOffice's default for .xlsx keeps cached values (formulas-probe.md §4).
 _PROFILE = """<?xml version="1.0" encoding="UTF-8"?>
@@ -30,14 +31,19 @@ def soffice() -> str | None:
     return shutil.which("soffice") or shutil.which("libreoffice")
 
 
-def _convert(path: Path, work: Path, target: str) -> Path:
-    """Run soffice --convert-to with a private profile that forces recalculation; return the output file."""
+def _convert(path: Path, work: Path, target: str, recalc: bool = True) -> Path:
+    """Run soffice --convert-to with a private profile; return the output file.
+
+    `recalc`: the profile forces recalculation on load; without it the profile is LibreOffice's default (cached
+    values are shown), as a user's first start would be.
+    """
     binary = soffice()
     if binary is None:
         raise FileNotFoundError("LibreOffice (soffice) is not installed")
     profile = work / "profile" / "user"
     profile.mkdir(parents=True, exist_ok=True)
-    (profile / "registrymodifications.xcu").write_text(_PROFILE, encoding="utf-8")
+    if recalc:
+        (profile / "registrymodifications.xcu").write_text(_PROFILE, encoding="utf-8")
     out = work / "out"
     env = dict(os.environ, LC_ALL="en_US.UTF-8", LANG="en_US.UTF-8")
     subprocess.run(
@@ -60,9 +66,9 @@ def _convert(path: Path, work: Path, target: str) -> Path:
     return out / f"{path.stem}.{target.split(':')[0]}"
 
 
-def render_pdf(path: Path, work: Path) -> Path:
-    """Print every sheet of the workbook to PDF with LibreOffice (charts included)."""
-    return _convert(path, work, "pdf")
+def render_pdf(path: Path, work: Path, recalc: bool = True) -> Path:
+    """Print every sheet of the workbook to PDF with LibreOffice (charts included); see `_convert` for `recalc`."""
+    return _convert(path, work, "pdf", recalc)
 
 
 def recalculate(path: Path) -> dict[tuple[str, str], Value]:
@@ -71,11 +77,19 @@ def recalculate(path: Path) -> dict[tuple[str, str], Value]:
         converted = _convert(path, Path(tmp), "xlsx")
         book = openpyxl.load_workbook(converted, data_only=True)
         values: dict[tuple[str, str], Value] = {}
+        flags: list[tuple[str, str]] = []  # 1/0 under the TRUE/FALSE format: a boolean, or a 0/1 number
         for ws in book.worksheets:
             for row in ws.iter_rows():
                 for cell in row:
                     v = cell.value
                     if isinstance(v, str) and v.startswith(ERROR_TEXTS):
                         v = XlError(v)
+                    elif cell.number_format == BOOLEAN_FORMAT and type(v) is int and v in (0, 1):
+                        flags.append((ws.title, cell.coordinate))
                     values[(ws.title, cell.coordinate)] = v
+        if flags:  # LibreOffice keeps a boolean as 1/0 once its cell has a number format: the file says which it is
+            original = openpyxl.load_workbook(path, data_only=True)
+            for sheet, coord in flags:
+                if isinstance(original[sheet][coord].value, bool):
+                    values[(sheet, coord)] = bool(values[(sheet, coord)])
         return values

@@ -310,7 +310,7 @@ def input_cells(layout: Layout, inputs: InputSet) -> dict[tuple[str, str], Value
             cells[layout.inputs[f"{key_name}@{block}:{i}"]] = v
     for name, value in inputs.settings.items():
         if name in layout.inputs:
-            cells[layout.inputs[name]] = value
+            cells[layout.inputs[name]] = layout.cell_value(name, value)
         elif override_key(name) in layout.inputs:
             cells[layout.inputs[override_key(name)]] = value
         else:

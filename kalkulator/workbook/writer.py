@@ -35,6 +35,7 @@ STYLES: dict[str, dict] = {
     "unit": {"font_color": "#555555", "text_wrap": True, **TOP},
     "name": {"font_color": "#808080", "font_size": 9, "text_wrap": True, **TOP},
     "note": {"font_color": "#555555", "font_size": 9, "text_wrap": True, **TOP},
+    "guide": {"font_color": "#555555", "font_size": 9, "text_wrap": True, **TOP},  # the guide's prose: wider
     "data": TOP,
     "answer": {"bold": True, "font_size": 12, "border": 1, "align": "left", **TOP},
     "status": {"bold": True, "text_wrap": True, "valign": "top"},
@@ -50,7 +51,7 @@ ERROR_CODES = ("#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!
 # except that a column of labels, notes or names (all wrapped) or of long catalog text (sources, cut at the cell
 # edge) is at most CAP_WIDTH wide, yet never narrower than its longest word, and a column of numbers is wide enough
 # for them (rupiah for Rp 999,999,999,999): the printout never shows ###.
-CAP_WIDTH = {"label": 32, "note": 32, "name": 22, "data": 24}
+CAP_WIDTH = {"label": 32, "note": 32, "name": 22, "data": 24, "guide": 80}
 LONG_TEXT = 40  # catalog text longer than this is prose (a source, a note); shorter text (a name) is never cut
 MONEY_WIDTH, NUMBER_WIDTH = 20, 12
 DEFAULT_WIDTH = 8.43  # Excel's default column, in widths of the digit 0
@@ -59,6 +60,14 @@ HEADER_ROW = 3  # the column headers of quantity and catalog sheets: frozen, and
 ROW_PX = 20  # a default row, in pixels
 STATUS_LINES = 5  # a wrapped status sentence (formula text) gets a row this many lines high
 FOOTER = {"id": "&L&A&RHalaman &P dari &N", "en": "&L&A&RPage &P of &N"}
+# Print size: a sheet prints one page wide, A4 portrait, unless that would print its smallest font below
+# READABLE_PT; then landscape, and when even that is too small, only the columns that fit (the key columns on the
+# left; the rest stays on screen). Widths are in Calibri digits; LibreOffice without Calibri (DejaVu Sans, as in CI)
+# lays them out up to WIDE_FONT times wider, so the estimate assumes that.
+PAGE_PT = {"portrait": 595 - 72, "landscape": 842 - 72}  # A4 less the 0.5" side margins, in points
+READABLE_PT = 5.6  # the smallest printed text we aim for (5 pt with a margin) …
+MIN_PT = 5.1  # … and accept where the columns would not fit the page otherwise
+WIDE_FONT = 1.36
 
 
 def render(layout: Layout, cached: Mapping[tuple, Value] | None = None) -> bytes:
@@ -102,6 +111,8 @@ class _Writer:
             )
             for title in self.sheets
         }
+        for title in self.sheets:
+            self.widen_notes(title)
 
     def fmt(self, style: str, number_format: str | None = None):
         """One shared XlsxWriter format per (style, number format)."""
@@ -147,12 +158,15 @@ class _Writer:
 
     def validations(self) -> None:
         """Dropdowns over catalog names, and each typed number kept inside its domain."""
-        groups: dict[tuple[str, str | Domain], list[str]] = {}  # (sheet, list formula or domain) → cells
+        groups: dict[tuple[str, str | Domain, bool], list[str]] = {}  # (sheet, list or domain, in %) → cells
+        shown = {(c.sheet, c.coord): c.number_format or "" for c in self.layout.cells}
         for sheet, coord, formula in self.layout.list_validations:
-            groups.setdefault((sheet, formula), []).append(coord)
+            groups.setdefault((sheet, formula, False), []).append(coord)
         for sheet, coord in self.layout.number_validations:
-            groups.setdefault((sheet, self.layout.domains.get((sheet, coord), Domain())), []).append(coord)
-        for (sheet, rule), coords in groups.items():
+            domain = self.layout.domains.get((sheet, coord), Domain())
+            percent = _is_percent_format(shown.get((sheet, coord), ""))
+            groups.setdefault((sheet, domain, percent), []).append(coord)
+        for (sheet, rule, percent), coords in groups.items():
             if isinstance(rule, str):
                 options = {
                     "validate": "list",
@@ -166,11 +180,12 @@ class _Writer:
                     if rule.integer:
                         test += f",INT({coord})={coord}"
                     formula = f"=AND(ISNUMBER({coord}),{test},{coord}<={_xl_number(rule.high)})"
-                    self.validate(sheet, [coord], {"validate": "custom", "value": formula} | _domain_message(rule))
+                    message = _domain_message(rule, percent)
+                    self.validate(sheet, [coord], {"validate": "custom", "value": formula} | message)
             else:
                 options = {"validate": "integer" if rule.integer else "decimal", "criteria": "between"}
                 options |= {"minimum": _xl_number(rule.low), "maximum": _xl_number(rule.high)}
-                self.validate(sheet, coords, options | _domain_message(rule))
+                self.validate(sheet, coords, options | _domain_message(rule, percent))
 
     def validate(self, sheet: str, coords: list[str], options: dict) -> None:
         options = options | {"error_title": "kalkulator", "show_input": False, "multi_range": " ".join(coords)}
@@ -214,14 +229,57 @@ class _Writer:
             chart.set_x_axis(value_axis)
         else:
             chart.set_y_axis(value_axis)
-        hidden = self.layout.hidden_columns.get(spec.sheet, (0, -1))
-        width = sum(
-            _pixels(self.widths[spec.sheet].get(col, DEFAULT_WIDTH))
-            for col in range(1, self.used[spec.sheet][1] + 1)
-            if not hidden[0] <= col <= hidden[1]  # helper columns are hidden and not printed
-        )
+        width = sum(_pixels(self.widths[spec.sheet].get(col, DEFAULT_WIDTH)) for col in self.printed(spec.sheet)[1])
         chart.set_size({"width": width, "height": (CHART_ROWS - 1) * ROW_PX})  # as wide as the sheet's columns
         self.sheets[spec.sheet].insert_chart(spec.anchor, chart)
+
+    def points(self, title: str, columns: list[int]) -> float:
+        """The printed width of `columns` at 100 %, in points, as LibreOffice lays them out without Calibri."""
+        return sum(_pixels(self.widths[title].get(c, DEFAULT_WIDTH)) for c in columns) * 0.75 * WIDE_FONT
+
+    def smallest_font(self, title: str, columns: list[int]) -> float:
+        return min(
+            STYLES[c.style].get("font_size", 11)
+            for c in [*self.cells[title], *self.formulas[title]]
+            if c.col in columns and c.style != "title"
+        )
+
+    def widen_notes(self, title: str) -> None:
+        """On a sheet printed landscape, give the notes column the page's spare width: notes wrap into fewer
+        lines, so the sheet takes fewer pages at the same print scale."""
+        orientation, columns = self.printed(title)
+        notes = [c.col for c in self.cells[title] if c.style == "note" and c.col in columns]
+        if orientation != "landscape" or not notes or columns[-1] != self.used[title][1]:
+            return
+        col = max(set(notes), key=notes.count)
+        need = READABLE_PT / self.smallest_font(title, columns)
+        spare = 0.97 * PAGE_PT["landscape"] / need - self.points(title, columns)
+        if spare > 0:
+            self.widths[title][col] = self.widths[title].get(col, DEFAULT_WIDTH) + spare / (0.75 * WIDE_FONT * 7)
+
+    def printed(self, title: str) -> tuple[str, list[int]]:
+        """The sheet's orientation and printed columns (helper columns are hidden and never printed)."""
+        hidden = self.layout.hidden_columns.get(title, (0, -1))
+        columns = [c for c in range(1, self.used[title][1] + 1) if not hidden[0] <= c <= hidden[1]]
+        need = READABLE_PT / self.smallest_font(title, columns)  # the least scale that keeps it readable
+
+        def scale(orientation: str, cols: list[int]) -> float:
+            return PAGE_PT[orientation] / self.points(title, cols)
+
+        for orientation in ("portrait", "landscape"):
+            if scale(orientation, columns) >= need:
+                return orientation, columns
+        while title in self.layout.catalog_sheets and len(columns) > 1 and scale("landscape", columns) < need:
+            columns.pop()  # a catalog prints its key columns; any other sheet all of them, a little smaller
+        return "landscape", columns
+
+    def scale_pct(self, title: str, orientation: str, columns: list[int]) -> int:
+        """A fixed print scale: the smallest that keeps the smallest font readable, less when the columns would not
+        fit the page width at it, but never below MIN_PT (a sheet that still does not fit spills onto a second
+        page across, its first column repeated)."""
+        smallest = self.smallest_font(title, columns)
+        fit = int(100 * PAGE_PT[orientation] / self.points(title, columns))
+        return min(100, max(math.ceil(100 * MIN_PT / smallest), min(math.ceil(100 * READABLE_PT / smallest), fit)))
 
     def print_setup(self, title: str) -> None:
         """Widths and heights for print; A4 portrait one page wide, header row repeated, footer, charts whole."""
@@ -247,9 +305,18 @@ class _Writer:
         last_row, last_col = self.used[title]
         charts = [xl_cell_to_rowcol(c.anchor)[0] for c in self.layout.charts if c.sheet == title]
         last_row = max([last_row, *(row + CHART_ROWS - 1 for row in charts)])
+        orientation, columns = self.printed(title)
+        if title in self.layout.catalog_sheets:  # a wide catalog prints its key columns only
+            last_col = min(last_col, columns[-1])
         ws.set_paper(9)  # A4
-        ws.set_portrait()
-        ws.fit_to_pages(1, 0)
+        if orientation == "landscape":
+            ws.set_landscape()
+        else:
+            ws.set_portrait()
+        scale = self.scale_pct(title, orientation, columns)
+        ws.set_print_scale(scale)
+        if scale > 100 * PAGE_PT[orientation] / self.points(title, columns):
+            ws.repeat_columns(0)  # wider than the page: column A heads the pages across
         ws.set_margins(left=0.5, right=0.5, top=0.5, bottom=0.6)
         ws.set_footer(FOOTER[self.layout.lang])
         ws.print_area(0, 0, last_row - 1, last_col - 1)
@@ -353,10 +420,19 @@ def _xl_number(x: float) -> str:
     return str(int(x)) if float(x).is_integer() and abs(x) < 1e16 else repr(float(x))
 
 
-def _domain_message(domain: Domain) -> dict[str, str]:
-    low, high = (
-        f"{x:,.0f}" if float(x).is_integer() and abs(x) < 1e12 else f"{x:g}" for x in (domain.low, domain.high)
-    )
+def _is_percent_format(number_format: str) -> bool:
+    """A real percent format (the value is a share shown ×100): a % outside quotes."""
+    return "%" in re.sub(r'"[^"]*"', "", number_format)
+
+
+def _domain_message(domain: Domain, percent: bool = False) -> dict[str, str]:
+    """The validation error text; a cell shown in percent states its range in percent ("0% to 100%")."""
+    if percent:
+        low, high = (f"{x * 100:,.10g}%" for x in (domain.low, domain.high))
+    else:
+        low, high = (
+            f"{x:,.0f}" if float(x).is_integer() and abs(x) < 1e12 else f"{x:g}" for x in (domain.low, domain.high)
+        )
     whole_id, whole_en = (" bulat", " whole") if domain.integer else ("", "")
     open_id, open_en = (" (tidak termasuk)", " (exclusive)") if domain.above else ("", "")
     return {
