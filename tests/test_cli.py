@@ -121,7 +121,7 @@ def test_unknown_set_name_suggests(run):
     [
         ("context_tokens=lots", "--set context_tokens: context_tokens needs a number"),
         ("n_gpus=-1", "n_gpus must be a whole number from 1 to 1,024, got"),
-        ("split_mode=diagonal", "split_mode must be one of layer, tensor"),
+        ("split_mode=diagonal", "split_mode must be one of auto, layer, tensor"),
         ("context_tokens", "expected NAME=VALUE"),
     ],
 )

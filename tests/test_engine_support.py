@@ -64,3 +64,14 @@ def test_a_bad_support_row_names_file_line_and_field(tmp_path):
     text = "\n".join(err.value.messages)
     assert f"{path}:3:name: 'vllm/metla' must be engine/backend, engine/format or engine/backend/format" in text
     assert f"{path}:4:name: 'vlm' is not an engine of engines.csv" in text
+
+
+@pytest.mark.parametrize(
+    ("engine", "split"), [("llama.cpp", "layer"), ("exllamav2", "layer"), ("vllm", "tensor"), ("tensorrt-llm", "tensor")]
+)
+def test_auto_split_is_the_engines_own_default(engine, split):
+    # llama.cpp's --split-mode defaults to layer; vLLM-class engines spread a model with tensor parallelism.
+    values = compute({"engine": engine, "n_gpus": 2.0, "gpu_name": "H100 SXM 80GB", "quant_name": "F16"})
+    assert values["split_type"] == split
+    assert values["parallel_gpus"] == (2 if split == "tensor" else 1)
+    assert compute({"engine": engine, "n_gpus": 2.0, "split_mode": "layer"})["split_type"] == "layer"

@@ -72,7 +72,7 @@ def test_every_catalog_choice_can_be_made(data, catalog):
     for key, table in (("model", "model"), ("gpu", "gpu"), ("quant", "quant"), ("engine", "engine")):
         assert data["options"][key] == list(catalog[table].names)
     assert data["options"]["workload"] == list(catalog["workload"].names)
-    assert data["options"]["split"] == ["layer", "tensor"]
+    assert data["options"]["split"] == ["auto", "layer", "tensor"]
 
 
 def test_a_catalog_without_a_default_choice_starts_with_its_first_row(tmp_path, catalog_copy):
@@ -126,7 +126,7 @@ def _draw(rng: random.Random, catalog) -> dict:
     setup["engine"] = rng.choice(catalog["engine"].names)
     if rng.random() < 0.5:
         setup["n_gpus"] = rng.choice([1, 2, 4, 8])
-        setup["split"] = rng.choice(["layer", "tensor"])
+        setup["split"] = rng.choice(["auto", "layer", "tensor"])
     if rng.random() < 0.5:
         setup["workload"] = rng.choice(catalog["workload"].names)
     for key, choices in (("users", [1, 4, 16, 64]), ("prompt", [200, 4000, 32000]), ("output", [100, 1000])):

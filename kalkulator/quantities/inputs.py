@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, EQ, IF, IFERROR, JOIN, MATCH, MIN, NE, OR, Col, R, safe_div
+from kalkulator.expr import AND, EQ, IF, IFERROR, INDEX, JOIN, MATCH, MIN, NE, OR, Col, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK = "Buku 'Kalkulasi Token Generation'"
@@ -61,11 +61,12 @@ SCENARIO = (
         "split_mode",
         "Mode multi-GPU",
         "Multi-GPU split",
-        "layer: each GPU holds some layers and they run in turn (llama.cpp default; bandwidth does not add up); "
-        "tensor: every layer is split across GPUs (vLLM/TensorRT-LLM tensor parallel; bandwidth and FLOPS add up).",
+        "auto: the engine's own default (llama.cpp and exllamav2 layer, vLLM-class engines tensor); layer: each GPU "
+        "holds some layers and they run in turn (bandwidth does not add up); tensor: every layer is split across "
+        "GPUs (tensor parallel; bandwidth and FLOPS add up, each layer exchanges activations over the link).",
         "llama.cpp --split-mode; vLLM tensor_parallel_size",
-        default="layer",
-        options=("layer", "tensor"),
+        default="auto",
+        options=("auto", "layer", "tensor"),
     ),
     Quantity(
         "prompt_tokens",
@@ -501,6 +502,18 @@ FORMATS = (
         "Engine batch limit",
         "Sequences one replica decodes at most (the engine's default; raise it in the engine's settings).",
         fallback=1,
+    ),
+    Quantity(
+        "split_type",
+        "Mode multi-GPU yang dipakai",
+        "Multi-GPU split used",
+        "The split chosen, or with auto the engine's default split (engine catalog).",
+        "Engine catalog (default_split column)",
+        expr=IF(
+            EQ(R("split_mode"), "auto"),
+            IF(R("engine_row") > 0, INDEX(Col("engine", "default_split"), R("engine_row")), "layer"),
+            R("split_mode"),
+        ),
     ),
     Quantity(
         "quant_format_text",

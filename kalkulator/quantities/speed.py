@@ -23,7 +23,7 @@ ACTIVATION_BYTES = 2  # FP16/BF16 activations exchanged between GPUs
 
 def multi_gpu(mode: str, value: Node) -> Node:
     """`value` when the replica splits the model over several GPUs in `mode` (tensor or layer), else 0."""
-    return IF(AND(EQ(R("split_mode"), mode), R("n_gpus") > 1), value, 0)
+    return IF(AND(EQ(R("split_type"), mode), R("n_gpus") > 1), value, 0)
 
 
 def touched_experts(sequences: Node) -> Node:
@@ -68,7 +68,7 @@ QUANTITIES = (
         "GPUs working in parallel",
         "Tensor parallel: all GPUs read and compute at once; layer split: one at a time.",
         "llama.cpp --split-mode layer; vLLM tensor parallel",
-        expr=IF(EQ(R("split_mode"), "tensor"), R("n_gpus"), 1),
+        expr=IF(EQ(R("split_type"), "tensor"), R("n_gpus"), 1),
     ),
     Quantity(
         "usable_hardware_flag",
