@@ -67,7 +67,8 @@ def test_a_bad_support_row_names_file_line_and_field(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("engine", "split"), [("llama.cpp", "layer"), ("exllamav2", "layer"), ("vllm", "tensor"), ("tensorrt-llm", "tensor")]
+    ("engine", "split"),
+    [("llama.cpp", "layer"), ("exllamav2", "layer"), ("vllm", "tensor"), ("tensorrt-llm", "tensor")],
 )
 def test_auto_split_is_the_engines_own_default(engine, split):
     # llama.cpp's --split-mode defaults to layer; vLLM-class engines spread a model with tensor parallelism.
