@@ -603,7 +603,7 @@ def accuracy_table(report: Report) -> list[dict]:
 
 
 def summary_line(rows: list[dict]) -> str:
-    """One sentence with the overall held-out error and which groups meet the goals (the README quotes it)."""
+    """One sentence with the overall held-out error and which groups meet the goals (docs/accuracy.md quotes it)."""
     total = next(r for r in rows if r["backend"] == "all held out")
     met, missed = [], []
     for r in rows:

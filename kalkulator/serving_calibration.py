@@ -119,7 +119,7 @@ def calibrate_serving(catalog: Catalog, folder: Path = CALIBRATION_DIR) -> Servi
 
 
 def serving_summary(result: ServingFit) -> str:
-    """The accuracy line the README quotes."""
+    """The accuracy line docs/accuracy.md quotes."""
     median, p90 = error_stats(-result.residuals / (1 + result.residuals))
     shapes = len({r.shape for r in result.runs})
     fitted = ", ".join(f"{k} = {v}" for k, v in result.params.items())

@@ -1,6 +1,6 @@
 """Measure the loop a user and a maintainer wait for: hitung, build, verify (report, don't assert).
 
-Run: python scripts/benchmark.py [--runs N]   (figures go into the README's Performance section)
+Run: python scripts/benchmark.py [--runs N]   (figures go into docs/performance.md)
 
 Every figure is min / median / max over several runs: the machines are shared and noisy, so one run says little.
 Commands run as a user runs them (a fresh process, Python start-up and imports included).

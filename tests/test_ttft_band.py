@@ -20,7 +20,7 @@ BAND = {
 
 
 def ttft(load: float, prefill: float, service: float) -> float:
-    """TTFT at `load` (requests/s): D(2 − λ(2S − D)) ÷ (2(1 − λ(S − D))(1 − λS)), README's M/D/1 formula."""
+    """TTFT at `load` (requests/s): D(2 − λ(2S − D)) ÷ (2(1 − λ(S − D))(1 − λS)), the M/D/1 formula of docs/model.md."""
     return (
         prefill * (2 - load * (2 * service - prefill)) / (2 * (1 - load * (service - prefill)) * (1 - load * service))
     )

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from kalkulator.expr import EQ, IF, IFERROR, INDEX, MATCH, MAX, Col, Node, R, Value, evaluate
+from kalkulator.expr import EQ, IF, IFERROR, INDEX, MATCH, MAX, ROUND, Col, Node, R, Value, evaluate
 from kalkulator.graph import Graph
 
 
@@ -102,7 +102,9 @@ def build_trees(s: Sensitivity) -> None:
         s.constants[f"{key}_label_{k}"] = s.labels[k]
         s.constants[f"{key}_position_{k}"] = k + 1
         low, high = R(end_name(key, k, first_out, False)), R(end_name(key, k, first_out, True))
-        s.names[f"{key}_swing_{k}"] = IFERROR(MAX(high - low, low - high), 0)
+        # Rounded to 1e-6 of the answer's unit: an input that moves nothing gives float noise (1e-12) that another
+        # spreadsheet engine computes as exactly 0; the rank of equal swings then follows the plan in both.
+        s.names[f"{key}_swing_{k}"] = IFERROR(ROUND(MAX(high - low, low - high), 6), 0)
     for k in range(n):
         for out in s.outputs:
             for up in (False, True):
