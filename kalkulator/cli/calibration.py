@@ -113,10 +113,6 @@ def calibrate_cmd(
         return
     # The shipped data's report is remembered in this process (`accuracy` run after it reuses the fits).
     report = shipped_report(catalog) if measurements is None else calibrate(data, min_devices=min_devices)
-        shipped_report(catalog, CATALOG_DIR / "calibration")
-        if measurements is None and catalog_dir == CATALOG_DIR
-        else calibrate(data, min_devices=min_devices)
-    )
     if not report.fits:
         fail("no backend has measurements of both decode and enough devices to fit")
     try:
