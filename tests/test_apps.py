@@ -333,3 +333,11 @@ def test_hitung_in_indonesian_with_lang_id(monkeypatch):
     assert "token/bulan" in indonesian and "tokens/month" in english  # unit labels too
     as_json = CliRunner().invoke(main, ["hitung", "--lang", "id", "--json"]).stdout
     assert json.loads(as_json)["answer_tco_dedicated_idr"] == "no dedicated rent"  # JSON stays the contract
+
+
+def test_a_raw_zero_rupiah_shows_a_dash(books):
+    """The TCO sheet's raw (unchecked) figures: a mode without an offer is 0 there, shown as –, not "Rp 0"."""
+    built, book = books["en"]
+    cell = next(f for f in built.layout.formulas if f.key == ("q", "tco_dedicated_idr"))
+    fmt = book[cell.sheet][cell.coord].number_format
+    assert fmt.split(";")[2] == '"–"' and book[cell.sheet][cell.coord].value == 0

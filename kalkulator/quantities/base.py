@@ -69,7 +69,7 @@ UNITS: dict[str, Unit] = {
     "_hidden": Unit("values", "#,##0", "nilai"),
     "_vocab": Unit("tokens", "#,##0", "token"),
     "_usd": Unit("USD", "#,##0"),
-    "_idr": Unit("Rp", '"Rp "#,##0'),
+    "_idr": Unit("Rp", '"Rp "#,##0;-"Rp "#,##0;"–"'),  # a zero (no offer, no staff) shows as –, never Rp 0
     "_idr_per_kwh": Unit("Rp/kWh", '"Rp "#,##0.00'),
     "_idr_per_day": Unit("Rp/day", '"Rp "#,##0', "Rp/hari"),
     "_idr_per_month": Unit("Rp/month", '"Rp "#,##0', "Rp/bulan"),
