@@ -29,7 +29,12 @@ BAND = (0.10, 0.90)  # quantiles of held-out residuals that make the uncertainty
 CURRENT_ERA = "2025"
 # Measurement files and the engine build era of their rows: 2024 = builds up to mid-2024 (2023–24 runs),
 # 2025 = builds from late 2024 on (CUDA graphs, int8 tensor-core MMQ, flash attention kernels).
-SOURCES = (("measured_tps.csv", "2024"), ("measured_2025_builds.csv", "2025"), ("measured_2025_prs.csv", "2025"))
+SOURCES = (
+    ("measured_tps.csv", "2024"),
+    ("measured_2025_builds.csv", "2025"),
+    ("measured_2025_prs.csv", "2025"),
+    ("measured_vendors.csv", "2025"),  # AMD, Intel: ROCm, Vulkan, SYCL builds of 2025
+)
 DEVICES = "devices.csv"  # calibration device name → catalog GPU row
 CHUNK = 512  # llama.cpp's default micro-batch (-ub)
 APPLE_WIRED_SHARE = 0.7  # macOS lets the GPU keep about 2/3–3/4 of unified memory; larger models spill
