@@ -634,7 +634,7 @@ def speed_rows(report: Report, engine: str, as_of: str, origin: str, serial_frac
 
     `serial_frac` (the serving model's overlap share) is not fitted here: it is carried over from the serving fit.
     engine/any@era takes the CUDA fit of the era (else the group with the most devices) and the band of all
-    held-out residuals of that era pooled.
+    held-out residuals of that era pooled; the CUDA engines without measurements take the CUDA fit and its band.
     """
     d = report.data
     rows = []
@@ -665,7 +665,7 @@ def speed_rows(report: Report, engine: str, as_of: str, origin: str, serial_frac
     if engine == "llama.cpp" and current is not None:
         for other, chunk in UNMEASURED_ENGINES.items():
             note = f"asumsi: fit llama.cpp/cuda@{CURRENT_ERA}; belum ada pengukuran {other} di data kalibrasi"
-            row = _row(f"{other}/any", current, bands(CURRENT_ERA), origin, as_of, serial_frac, note, chunk)
+            row = _row(f"{other}/any", current, bands(CURRENT_ERA, "cuda"), origin, as_of, serial_frac, note, chunk)
             rows.append(row | {"fit_points": 0})
     return rows
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 from dataclasses import replace
 
@@ -209,6 +210,44 @@ def test_unsteady_measurements_are_left_out():
     assert data.attrs["unsteady_rows"] >= 2
 
 
+def test_vendor_measurements_load_and_map_to_catalog_gpus():
+    """measured_vendors.csv (AMD and Intel GPUs, and an RTX 3090 on Vulkan): every row cites its source and date,
+    names its backend and GGUF size, and its device is a catalog GPU; the loader keeps each backend apart."""
+    from kalkulator.catalog import load_catalog
+
+    catalog = load_catalog()
+    folder = cal.CALIBRATION_DIR
+    assert ("measured_vendors.csv", "2025") in cal.SOURCES
+    with open(folder / "devices.csv", encoding="utf-8") as f:
+        to_catalog = {r["hardware"]: r["catalog_gpu"] for r in csv.DictReader(f)}
+    with open(folder / "measured_vendors.csv", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    for r in rows:
+        assert r["source_repo_or_url"].startswith("https://github.com/") and r["as_of"][:2] == "20", r
+        assert re.search(r"backend=(ROCm|Vulkan|SYCL)\b", r["notes"]) and re.search(r"[\d.]+ GiB", r["notes"]), r
+        assert catalog["gpu"].find(to_catalog[r["hardware"]]) is not None, r["hardware"]
+    data = cal.load_shipped(catalog)
+    vendors = data[data["backend"].isin(["rocm", "vulkan", "sycl"])]
+    devices = vendors[vendors["metric"] == "tg"].groupby("backend")["device"].unique().map(sorted).to_dict()
+    assert devices == {
+        "rocm": ["RX 7900 XTX 24GB", "RX 9070 XT 16GB"],
+        "sycl": ["Arc B580 12GB"],
+        "vulkan": ["Arc A770 16GB", "RTX 3090 24GB", "RX 9070 XT 16GB"],
+    }
+    # Single-stream decode reads the weights once per token: the published figures imply a share of the catalog
+    # bandwidth below 1 (RX 9070 XT, Qwen3-8B Q4_K_M 4.68 GiB at 91.1 tok/s on HIP: 458 GB/s of 640 = 0.72;
+    # Arc A770 on Vulkan, Llama-2-7B Q4_0 3.56 GiB at 50.90 tok/s: 195 GB/s of 560 = 0.35).
+    tg = vendors[vendors["metric"] == "tg"]
+    share = tg["tok_s"] * tg["weights_bytes"] / (tg["mem_bandwidth_gbs"] * 1e9)
+    assert share.between(0.3, 0.95).all()
+    a770 = tg[tg["device"] == "Arc A770 16GB"]
+    assert float(share[a770.index].iloc[0]) == pytest.approx(50.90 * 3.56 * 2**30 / 560e9)
+    # The two Instinct MI50s (layer split, llama-bench's default over both cards) are multi-GPU rows, never fitted
+    multi = cal.load_shipped(catalog, multi_gpu=True)
+    mi50 = multi[(multi["device"] == "Instinct MI50 32GB") & (multi["metric"] == "tg")]
+    assert len(mi50) == 5 and (mi50["backend"] == "rocm").all() and (mi50["n_devices"] == 2).all()
+
+
 @pytest.mark.slow
 def test_held_out_accuracy_beats_the_book(shipped_report):
     # Published llama.cpp measurements (XiongjieDai/GPU-Benchmarks-on-LLM-Inference for 2024 builds, the llama.cpp
@@ -222,6 +261,24 @@ def test_held_out_accuracy_beats_the_book(shipped_report):
     assert table["cpu 2024"]["held_out"] and table["cpu 2024"]["decode_p90"] < 0.20
     assert table["all held out"]["decode_median"] < table["all held out"]["book_median"] / 2
     assert table["cuda 2025"]["devices"] >= 25
+
+
+@pytest.mark.slow
+def test_held_out_accuracy_of_the_other_vendors(shipped_report):
+    # measured_vendors.csv and the RX 7900 XTX pull-request rows, devices held out of the fit. What the public
+    # rows reach, not the goal (median 8 %, p90 20 %): ROCm on two RDNA cards (RX 7900 XTX Linux, RX 9070 XT Windows
+    # HIP) predicts each from the other within 8.7 % median, 19 % p90; Vulkan on three architectures (Arc A770,
+    # RX 9070 XT, RTX 3090) misses it: one bandwidth share cannot hold the A770's 35 % of its bandwidth and the
+    # others' 73-82 % (A770 held out: predicted 2.3 x too fast).
+    table = {r["backend"]: r for r in cal.accuracy_table(shipped_report)}
+    rocm, vulkan, sycl = table["rocm 2025"], table["vulkan 2025"], table["sycl 2025"]
+    assert rocm["held_out"] and rocm["devices"] == 2 and rocm["decode_points"] == 4
+    assert rocm["decode_median"] < 0.09 and rocm["decode_p90"] < 0.20 and rocm["prefill_median"] < 0.10
+    assert vulkan["held_out"] and vulkan["devices"] == 3 and vulkan["decode_points"] == 6
+    assert vulkan["decode_median"] < 0.25 and vulkan["decode_p90"] > 0.5  # the A770: see above
+    assert not sycl["held_out"] and sycl["devices"] == 1  # one Arc B580: in-sample, its band is the era's pooled one
+    a770 = (shipped_report.data["device"] == "Arc A770 16GB") & (shipped_report.data["metric"] == "tg")
+    assert float(shipped_report.residual[a770.to_numpy()][0]) < -0.5
 
 
 def test_band_comes_from_the_speed_parameters(calc):
