@@ -29,7 +29,12 @@ BAND = (0.10, 0.90)  # quantiles of held-out residuals that make the uncertainty
 CURRENT_ERA = "2025"
 # Measurement files and the engine build era of their rows: 2024 = builds up to mid-2024 (2023–24 runs),
 # 2025 = builds from late 2024 on (CUDA graphs, int8 tensor-core MMQ, flash attention kernels).
-SOURCES = (("measured_tps.csv", "2024"), ("measured_2025_builds.csv", "2025"), ("measured_2025_prs.csv", "2025"))
+SOURCES = (
+    ("measured_tps.csv", "2024"),
+    ("measured_2025_builds.csv", "2025"),
+    ("measured_2025_prs.csv", "2025"),
+    ("measured_vendors.csv", "2025"),  # AMD, Intel: ROCm, Vulkan, SYCL builds of 2025
+)
 DEVICES = "devices.csv"  # calibration device name → catalog GPU row
 CHUNK = 512  # llama.cpp's default micro-batch (-ub)
 APPLE_WIRED_SHARE = 0.7  # macOS lets the GPU keep about 2/3–3/4 of unified memory; larger models spill
@@ -629,7 +634,7 @@ def speed_rows(report: Report, engine: str, as_of: str, origin: str, serial_frac
 
     `serial_frac` (the serving model's overlap share) is not fitted here: it is carried over from the serving fit.
     engine/any@era takes the CUDA fit of the era (else the group with the most devices) and the band of all
-    held-out residuals of that era pooled.
+    held-out residuals of that era pooled; the CUDA engines without measurements take the CUDA fit and its band.
     """
     d = report.data
     rows = []
@@ -660,7 +665,7 @@ def speed_rows(report: Report, engine: str, as_of: str, origin: str, serial_frac
     if engine == "llama.cpp" and current is not None:
         for other, chunk in UNMEASURED_ENGINES.items():
             note = f"asumsi: fit llama.cpp/cuda@{CURRENT_ERA}; belum ada pengukuran {other} di data kalibrasi"
-            row = _row(f"{other}/any", current, bands(CURRENT_ERA), origin, as_of, serial_frac, note, chunk)
+            row = _row(f"{other}/any", current, bands(CURRENT_ERA, "cuda"), origin, as_of, serial_frac, note, chunk)
             rows.append(row | {"fit_points": 0})
     return rows
 

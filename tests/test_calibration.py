@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 from dataclasses import replace
 
@@ -209,6 +210,43 @@ def test_unsteady_measurements_are_left_out():
     assert data.attrs["unsteady_rows"] >= 2
 
 
+def test_vendor_measurements_load_and_map_to_catalog_gpus():
+    """measured_vendors.csv (AMD and Intel GPUs, and an RTX 3090 on Vulkan): every row cites its source and date,
+    names its backend and GGUF size, and its device is a catalog GPU; the loader keeps each backend apart."""
+    from kalkulator.catalog import load_catalog
+
+    catalog = load_catalog()
+    folder = cal.CALIBRATION_DIR
+    assert ("measured_vendors.csv", "2025") in cal.SOURCES
+    with open(folder / "devices.csv", encoding="utf-8") as f:
+        to_catalog = {r["hardware"]: r["catalog_gpu"] for r in csv.DictReader(f)}
+    with open(folder / "measured_vendors.csv", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    for r in rows:
+        assert r["source_repo_or_url"].startswith("https://github.com/") and r["as_of"][:2] == "20", r
+        assert re.search(r"backend=(ROCm|Vulkan|SYCL)\b", r["notes"]) and re.search(r"[\d.]+ GiB", r["notes"]), r
+        assert catalog["gpu"].find(to_catalog[r["hardware"]]) is not None, r["hardware"]
+    data = cal.load_shipped(catalog)
+    vendors = data[data["backend"].isin(["rocm", "vulkan", "sycl"])]
+    devices = vendors[vendors["metric"] == "tg"].groupby("backend")["device"].unique().map(sorted).to_dict()
+    assert devices == {
+        "rocm": ["RX 7900 XTX 24GB", "RX 9070 XT 16GB"],
+        "sycl": ["Arc B580 12GB"],
+        "vulkan": ["RTX 3090 24GB", "RX 9070 XT 16GB"],
+    }
+    # Single-stream decode reads the weights once per token: the published figures imply a share of the catalog
+    # bandwidth below 1 (RX 9070 XT, Qwen3-8B Q4_K_M 4.68 GiB at 91.1 tok/s on HIP: 458 GB/s of 640 = 0.72).
+    tg = vendors[vendors["metric"] == "tg"]
+    share = tg["tok_s"] * tg["weights_bytes"] / (tg["mem_bandwidth_gbs"] * 1e9)
+    assert share.between(0.45, 0.95).all()
+    hip = tg[(tg["device"] == "RX 9070 XT 16GB") & (tg["backend"] == "rocm") & (tg["model"] == "Qwen3-8B")]
+    assert float(share[hip.index].iloc[0]) == pytest.approx(91.1 * 4.68 * 2**30 / 640e9)
+    # The two Instinct MI50s (layer split, llama-bench's default over both cards) are multi-GPU rows, never fitted
+    multi = cal.load_shipped(catalog, multi_gpu=True)
+    mi50 = multi[(multi["device"] == "Instinct MI50 32GB") & (multi["metric"] == "tg")]
+    assert len(mi50) == 5 and (mi50["backend"] == "rocm").all() and (mi50["n_devices"] == 2).all()
+
+
 @pytest.mark.slow
 def test_held_out_accuracy_beats_the_book(shipped_report):
     # Published llama.cpp measurements (XiongjieDai/GPU-Benchmarks-on-LLM-Inference for 2024 builds, the llama.cpp
@@ -224,6 +262,22 @@ def test_held_out_accuracy_beats_the_book(shipped_report):
     assert table["cuda 2025"]["devices"] >= 25
 
 
+@pytest.mark.slow
+def test_held_out_accuracy_of_the_other_vendors(shipped_report):
+    # measured_vendors.csv and the RX 7900 XTX pull-request rows, devices held out of the fit. What the public rows
+    # reach, against the goal (median 8 %, p90 20 %): ROCm on two RDNA cards (RX 7900 XTX on Linux, RX 9070 XT with
+    # the Windows HIP build) predicts each from the other within 8.7 % median, 19 % p90 (the median just misses);
+    # Vulkan on an RTX 3090 and an RX 9070 XT within 2.1 % and 3.1 %. Their prompt speed is another matter (Vulkan:
+    # 56 % median), and SYCL is one Arc B580, in-sample.
+    table = {r["backend"]: r for r in cal.accuracy_table(shipped_report)}
+    rocm, vulkan, sycl = table["rocm 2025"], table["vulkan 2025"], table["sycl 2025"]
+    assert rocm["held_out"] and rocm["devices"] == 2 and rocm["decode_points"] == 4
+    assert rocm["decode_median"] < 0.09 and rocm["decode_p90"] < 0.20 and rocm["prefill_median"] < 0.10
+    assert vulkan["held_out"] and vulkan["devices"] == 2 and vulkan["decode_points"] == 5
+    assert vulkan["decode_median"] < 0.08 and vulkan["decode_p90"] < 0.20
+    assert not sycl["held_out"] and sycl["devices"] == 1  # in-sample: its band is the era's pooled one
+
+
 def test_band_comes_from_the_speed_parameters(calc):
     rows = {r["name"]: r for r in load_table(SPEED, CATALOG_DIR).rows}
     cuda = rows["llama.cpp/cuda@2025"]
@@ -232,12 +286,15 @@ def test_band_comes_from_the_speed_parameters(calc):
     assert out["speed_key_text"] == out["speed_params_name"] == "llama.cpp/cuda@2025"
     assert out["decode_tok_s_low"] == pytest.approx(out["decode_tok_s"] * (1 + cuda["error_low_frac"]), rel=1e-12)
     assert out["decode_tok_s_high"] == pytest.approx(out["decode_tok_s"] * (1 + cuda["error_high_frac"]), rel=1e-12)
-    # An HBM part takes the HBM efficiency; a backend without a row falls back to engine/any.
+    # An HBM part takes the HBM efficiency; a backend with a row of its own takes it (SYCL, fitted on the Arc B580);
+    # a backend without a row for the era falls back to engine/any (CPUs: only 2024 builds were measured).
     assert calc(gpu_name="H100 SXM 80GB")["decode_efficiency_frac"] == cuda["decode_efficiency_hbm_frac"]
     arc = calc(gpu_name="Arc B580 12GB")
-    assert arc["speed_key_text"] == "llama.cpp/sycl@2025"
-    assert arc["speed_params_name"] == "llama.cpp/any@2025"
-    assert arc["engine_bandwidth_efficiency_frac"] == rows["llama.cpp/any@2025"]["decode_efficiency_frac"]
+    assert arc["speed_key_text"] == arc["speed_params_name"] == "llama.cpp/sycl@2025"
+    assert arc["engine_bandwidth_efficiency_frac"] == rows["llama.cpp/sycl@2025"]["decode_efficiency_frac"]
+    cpu = calc(gpu_name="CPU DDR5-5600 dual-channel")
+    assert cpu["speed_key_text"] == "llama.cpp/cpu@2025" and cpu["speed_params_name"] == "llama.cpp/any@2025"
+    assert cpu["engine_bandwidth_efficiency_frac"] == rows["llama.cpp/any@2025"]["decode_efficiency_frac"]
     assert calc(build_era_text="2024")["speed_params_name"] == "llama.cpp/cuda@2024"
 
 
