@@ -31,7 +31,9 @@ class Graph:
             if unknown:
                 raise ValueError(f"{q.name} refers to unknown {sorted(unknown)}")
             self.deps[q.name] = refs
-        self.order: tuple[str, ...] = tuple(graphlib.TopologicalSorter(self.deps).static_order())
+        # Sorted dependencies: the order (the preview page's program, helper columns) must not follow the hash seed.
+        ordered = {name: sorted(self.deps[name]) for name in sorted(self.deps)}
+        self.order: tuple[str, ...] = tuple(graphlib.TopologicalSorter(ordered).static_order())
         self._upstream: dict[tuple[str, ...], tuple[str, ...]] = {}
 
     def __getitem__(self, name: str) -> Quantity:

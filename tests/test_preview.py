@@ -236,3 +236,21 @@ def test_the_published_measurement_hitung_lists_first_is_beside_the_prediction(p
     assert f"({first['test']} · {first['model_name']} · {first['engine']} · 1 GPU · {first['build_year']})" in line
     assert f"that setup {first['estimate_tok_s']:.1f} tok/s" in line
     assert first["source"].split("://")[1] in line
+
+
+def test_the_page_does_not_follow_the_hash_seed(tmp_path):
+    """Two processes with other string-hash seeds write the same bytes (the compiled program follows the graph's
+    order, which once followed set iteration)."""
+    import os
+    import subprocess
+    import sys
+
+    pages = []
+    for seed in ("2", "3"):
+        out = tmp_path / seed / "preview.html"
+        code = "from kalkulator.cli import main; main()"
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-c", code, "preview", "--out", str(out)], env=env, capture_output=True)
+        assert done.returncode == 0, done.stderr
+        pages.append(out.read_bytes())
+    assert pages[0] == pages[1]
