@@ -116,10 +116,15 @@ def verification_passes(catalog: Catalog, layout: Layout) -> list[InputSet]:
         "hardware_capex_idr": 75_000_000.0,
     }
     sweep = next((i for i, rb in enumerate(layout.row_blocks) if "concurrent_users" in rb.bound[0]), None)
+    shortlist = next((i for i, rb in enumerate(layout.row_blocks) if set(rb.bound[0]) == {"gpu_name", "n_gpus"}), None)
     for k, extra in enumerate(numbers):
         settings = {name: _pick(pool, steps[i % len(steps)], k + 1) for i, (name, pool) in enumerate(pools.items())}
         settings.update(extra)
         name, table_inputs = f"choices and numbers #{k + 1}", {}
+        if k == 0 and shortlist is not None:  # other GPUs and counts typed into the shortlist's yellow cells
+            gpus = pools["gpu_name"]
+            table_inputs = {(shortlist, 0): {"gpu_name": gpus[-1], "n_gpus": 2}, (shortlist, 5): {"n_gpus": 8}}
+            table_inputs[(shortlist, 7)] = {"gpu_name": gpus[len(gpus) // 2]}
         if k == len(numbers) - 1:  # the last pass also types manual values (four passes: two rounds on two cores)
             settings.update(manual)
             name += " with manual values (custom GPU, measured speeds and power, file size, price)"

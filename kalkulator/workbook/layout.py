@@ -18,7 +18,7 @@ from kalkulator.graph import Graph, override_key
 from kalkulator.paths import TEMPLATES_DIR
 from kalkulator.quantities.base import BOOLEAN_FORMAT, unit_key
 from kalkulator.quantities.domains import Domain, domain_of
-from kalkulator.workbook import sensitivity
+from kalkulator.workbook import choices, sensitivity
 from kalkulator.workbook.sensitivity import Sensitivity, delta_name, end_name, sorted_name
 
 TEMPLATES = TEMPLATES_DIR
@@ -221,6 +221,7 @@ def build_layout(
     pending_answers: list[tuple[str, int, str]] = []  # answer rows: a home for new names, else a reference
     pending_snapshots: list[tuple[str, int, dict]] = []
     pending_sensitivities: list[tuple[str, int, dict]] = []
+    pending_choices: list[tuple[str, int, dict]] = []
 
     def title_of(item: dict) -> str:
         return item[f"title_{lang}"]
@@ -298,6 +299,9 @@ def build_layout(
                 pending_sensitivities.append((title, row, block))
                 n = len(block["inputs"])
                 row += 3 * n + 8 + CHART_ROWS
+            elif kind == "choices":
+                pending_choices.append((title, row, block))
+                row += choices.height(block)
             elif kind == "chart":
                 pending_charts.append((title, block, row))
                 row += CHART_ROWS
@@ -336,7 +340,8 @@ def build_layout(
     for title, row, name in pending_answers:
         _colour_answer(lay, graph, title, row, name)
     sensitivity_columns = [(t, r, {"columns": SENSITIVITY_COLUMNS}) for t, r, _ in pending_sensitivities]
-    helper_start = _helper_columns(lay, pending_rows + sensitivity_columns)
+    choices_columns = [(t, r, {"columns": [*choices.KEYS, *b["columns"], "rank"]}) for t, r, b in pending_choices]
+    helper_start = _helper_columns(lay, pending_rows + sensitivity_columns + choices_columns)
     for title, row, block in pending_rows:
         n, positions = _place_rows(
             lay, graph, catalog, catalog_pos, title, row, block, cells, ranges, helper_start[title]
@@ -344,6 +349,8 @@ def build_layout(
         tables[(title, block["title_en"])] = (row + 1, n, positions)
     for title, row, block in pending_sensitivities:
         _place_sensitivity(lay, graph, title, row, block, cells, ranges, helper_start[title])
+    for title, row, block in pending_choices:
+        _place_choices(lay, graph, title, row, block, cells, ranges, helper_start[title])
     for title, row, block in pending_snapshots:
         _place_snapshot(lay, graph, catalog, title, row, block, values or {})
     lay.repeat_header = {title_of(sheet) for sheet in plan if _one_table(sheet)}
@@ -657,7 +664,7 @@ def _place_sensitivity(
                     )
                 )
             for out in outputs:
-                s.ends[end_name(s.key, k, out, up)] = (index, out)
+                s.ends[end_name(s.key, k, out, up)] = (index, 0, out)
                 local_all[end_name(s.key, k, out, up)] = ref(title, r, positions[out])
             r += 1
     # Part 2: sorted by the swing of the first answer; swing, rank and copies in hidden helper columns.
@@ -715,6 +722,110 @@ def _place_sensitivity(
     series = tuple((top + 1, first, first + n - 1, 7 + j) for j in (0, 1))
     lay.charts.append(
         Chart(title, "tornado", block[f"chart_title_{lang}"], f"A{chart_at}", series, (first, first + n - 1, 1), "Rp")
+    )
+
+
+def _place_choices(
+    lay: Layout,
+    graph: Graph,
+    title: str,
+    row: int,
+    block: dict,
+    cells: dict[str, str],
+    ranges: dict,
+    helper_start: int,
+) -> None:
+    """Place the live shortlist (kalkulator/workbook/choices.py): the candidates with their yellow GPU and count,
+    their answers and live rank, then the same rows sorted cheapest first."""
+    lang = lay.lang
+    text = {key: pair[lang == "en"] for key, pair in choices.TEXT.items()}
+    s = choices.new(graph, block, f"choices{len(lay.sensitivities)}", lang)
+    shown, n = choices.shown(block), len(block["rows"])
+    closure = graph.row_closure(set(choices.KEYS), [*shown, *choices.read(block)[2:]])
+    helpers = [c for c in closure if c not in shown]
+    positions = {name: 3 + j for j, name in enumerate(shown)} | {h: helper_start + k for k, h in enumerate(helpers)}
+    rank_col, score_col = 3 + len(shown), helper_start + len(helpers)
+    lay.cells.append(Cell(title, row, 1, block[f"title_{lang}"] + text["hidden"], "section"))
+    lay.cells.append(Cell(title, row + 1, 1, text["note"], "note"))
+    heads = [graph[k].label(lang) for k in choices.KEYS]
+    heads += [
+        f"{graph[q].label(lang)}{'' if graph[q].is_text else f' ({graph[q].unit.label_in(lang)})'}" for q in shown
+    ]
+    for j, (head, name) in enumerate(zip([*heads, text["rank"]], [*choices.KEYS, *shown, ""], strict=True), start=1):
+        lay.cells.append(Cell(title, row + 2, j, head, "header"))
+        if name:
+            lay.cells.append(Cell(title, row + 3, j, name, "name"))
+        lay.widths[title].setdefault(j, 16)
+    first = row + 4
+    lay.row_blocks.append(RowBlock([dict(zip(choices.KEYS, r, strict=True)) for r in block["rows"]], closure))
+    index = len(lay.row_blocks) - 1
+    local_all = dict(cells)
+    gpu_list = table_name(*graph["gpu_name"].choices)
+    for i, (gpu, count) in enumerate(block["rows"]):
+        r = first + i
+        lay.cells.append(Cell(title, r, 1, gpu, "input", "@"))
+        lay.cells.append(Cell(title, r, 2, count, "input", "#,##0"))
+        lay.inputs[f"gpu_name@{index}:{i}"], lay.inputs[f"n_gpus@{index}:{i}"] = (title, f"A{r}"), (title, f"B{r}")
+        lay.list_validations.append((title, f"A{r}", gpu_list))
+        lay.number_validations.append((title, f"B{r}"))
+        lay.domains[(title, f"B{r}")] = domain_of(graph["n_gpus"])
+        local = dict(cells) | {"gpu_name": f"$A{r}", "n_gpus": f"$B{r}"}
+        local |= {name: f"${get_column_letter(j)}{r}" for name, j in positions.items()}
+        for name, j in positions.items():
+            expr = graph[name].expr
+            assert expr is not None
+            fmt = graph[name].unit.number_format
+            key = ("row", index, i, name)
+            lay.formulas.append(FormulaCell(title, r, j, expr, to_excel(expr, local, ranges, lang), key, fmt))
+        for name in choices.read(block):
+            s.ends[choices.end_name(s.key, i, name)] = (index, i, name)
+            col = {"gpu_name": 1, "n_gpus": 2}.get(name) or positions[name]
+            local_all[choices.end_name(s.key, i, name)] = ref(title, r, col)
+        local_all[f"{s.key}_score_{i}"] = ref(title, r, score_col)
+        local_all[f"{s.key}_rank_{i}"] = ref(title, r, rank_col)
+    last = first + n - 1
+    ranges_all = dict(ranges)
+    for name, col in {"gpu_name": 1, "n_gpus": 2, **{q: positions[q] for q in shown}, "rank": rank_col}.items():
+        letter = get_column_letter(col)
+        ranges_all[(s.key, name)] = f"'{title}'!${letter}${first}:${letter}${last}"
+    top = last + 2
+    lay.cells.append(Cell(title, top, 1, text["sorted"], "section"))
+    for j, head in enumerate([text["rank"], *heads], start=1):
+        lay.cells.append(Cell(title, top + 1, j, head, "header"))
+    sorted_first = top + 2
+    for r in range(n):
+        at = sorted_first + r
+        lay.cells.append(Cell(title, at, 1, r + 1, "data", "#,##0"))
+        local_all[f"{s.key}_position_{r}"] = ref(title, at, 1)
+        local_all[f"{s.key}_at_{r}"] = ref(title, at, helper_start)
+        for j, name in enumerate((*choices.KEYS, *shown), start=2):
+            local_all[choices.sorted_name(s.key, r, name)] = ref(title, at, j)
+    formats = {f"{s.key}_score_{i}": graph[choices.RANK_BY].unit.number_format for i in range(n)}
+    for r in range(n):
+        for name in (*choices.KEYS, *shown):
+            formats[choices.sorted_name(s.key, r, name)] = (
+                "@" if graph[name].is_text else graph[name].unit.number_format
+            )
+    for name, tree in s.names.items():
+        at_col, at_row = _split(local_all[name].split("!")[1])
+        key = ("sens", len(lay.sensitivities), name)
+        formula = to_excel(tree, local_all, ranges_all, lang)
+        lay.formulas.append(FormulaCell(title, at_row, at_col, tree, formula, key, formats.get(name, "#,##0")))
+    lay.sensitivities.append(s)
+    hidden_last = max(lay.hidden_columns.get(title, (0, 0))[1], score_col)
+    lay.hidden_columns[title] = (helper_start, hidden_last)
+    rk, chk, right = (
+        get_column_letter(rank_col),
+        get_column_letter(positions[choices.CHECK]),
+        get_column_letter(rank_col),
+    )
+    lay.conditionals.append(
+        Conditional(title, f"A{first}:{right}{last}", f'AND(${rk}{first}=1,${chk}{first}="OK")', "ok")
+    )
+    lay.conditionals.append(Conditional(title, f"{chk}{first}:{chk}{last}", f'{chk}{first}<>"OK"', "bad"))
+    chk2 = get_column_letter(positions[choices.CHECK] + 1)
+    lay.conditionals.append(
+        Conditional(title, f"A{sorted_first}:{right}{sorted_first}", f'${chk2}{sorted_first}="OK"', "ok")
     )
 
 

@@ -24,7 +24,7 @@ from kalkulator.graph import Graph
 class Sensitivity:
     """One what-if table: `names` = synthetic name → tree of a part-2 cell, in evaluation order (the `first` of
     them before the INDEX ranges are read); `columns` = synthetic INDEX range → the names whose values it holds;
-    `ends` = synthetic name of a part-1 answer cell → (its row block, the answer); `constants` = labels and
+    `ends` = synthetic name of a part-1 answer cell → (its row block, row, the answer); `constants` = labels and
     positions written as values."""
 
     key: str
@@ -34,7 +34,7 @@ class Sensitivity:
     names: dict[str, Node] = field(default_factory=dict)
     first: int = 0
     columns: dict[tuple[str, str], list[str]] = field(default_factory=dict)
-    ends: dict[str, tuple[int, str]] = field(default_factory=dict)
+    ends: dict[str, tuple[int, int, str]] = field(default_factory=dict)
     constants: dict[str, Value] = field(default_factory=dict)
 
 

@@ -117,7 +117,7 @@ def expected_values(
         return rows[(block, i)]
 
     whatif = [
-        sensitivity.values(s, scenario, {e: row_values(b, 0)[q] for e, (b, q) in s.ends.items()}, layout.lang)
+        sensitivity.values(s, scenario, {e: row_values(b, i)[q] for e, (b, i, q) in s.ends.items()}, layout.lang)
         for s in layout.sensitivities
     ]
     out: dict[tuple, Value] = {}
