@@ -8,6 +8,7 @@ next run removes or finishes what a killed one left, and that `build --check` re
 
 from __future__ import annotations
 
+import errno
 import os
 import random
 import shutil
@@ -95,42 +96,64 @@ def test_the_reference_workbooks_open(new_set, old_set, tmp_path):
             book.close()
 
 
-# --- a writer killed at a chosen step (os._exit: no cleanup runs, as under SIGKILL) ------------------------------
+# --- a writer killed at a chosen step (SIGKILL to itself, or os._exit: no cleanup runs) -------------------------
 
 KILLED_WRITER = textwrap.dedent(
     """
-    import os, sys
+    import errno, os, shutil, signal, sys
     from pathlib import Path
+    import kalkulator.folder_swap as folder_swap
     import kalkulator.staging as staging
 
-    out, step, when = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
-    calls = {"replace": 0, "write": 0}
-    real_replace, real_write = staging.os.replace, staging._write
+    out, step, when, swap = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+    calls = {"replace": 0, "write": 0, "any": 0}
+    real = {"replace": os.replace, "rename": os.rename, "link": os.link, "fsync": os.fsync,
+            "rmtree": shutil.rmtree, "exchange": folder_swap.exchange}
+    real_write = staging.write_synced
 
-    def replace(a, b):
-        calls["replace"] += 1
-        if step == "replace" and calls["replace"] == when:
-            os._exit(9)
-        real_replace(a, b)
+    def counted(kind):
+        def call(*args, **kwargs):
+            calls["any"] += 1
+            if step == "any" and calls["any"] == when:
+                os.kill(os.getpid(), signal.SIGKILL)
+            if kind == "replace":
+                calls["replace"] += 1
+                if step == "replace" and calls["replace"] == when:
+                    os._exit(9)
+            if kind == "exchange" and swap == "einval":
+                raise OSError(errno.EINVAL, "Invalid argument")  # as some overlayfs answer
+            return real[kind](*args, **kwargs)
+        return call
 
-    def write(path, data, like):
+    def write(path, data, mode=None):
         calls["write"] += 1
         if step == "write" and calls["write"] == when:
             Path(path).write_bytes(data[: len(data) // 2])  # half a file, then death
             os._exit(9)
-        real_write(path, data, like)
+        real_write(path, data, mode)
 
-    staging.os.replace, staging._write = replace, write
-    staging.write_outputs(out, {"a.txt": b"new a", "b.txt": b"new b", "c.txt": b"new c"})
+    os.replace, os.rename, os.link, os.fsync = (counted(k) for k in ("replace", "rename", "link", "fsync"))
+    shutil.rmtree, folder_swap.exchange = counted("rmtree"), counted("exchange")
+    staging.write_synced = write
+    for note in staging.write_outputs(out, {"a.txt": b"new a", "b.txt": b"new b", "c.txt": b"new c"}):
+        print(note)
+    print(f"calls: {calls['any']}")
     """
 )
 OLD = {"a.txt": b"old a", "b.txt": b"old b", "c.txt": b"old c"}
 NEW = {"a.txt": b"new a", "b.txt": b"new b", "c.txt": b"new c"}
+SWAPS = ("exchange", "einval")  # the one-step exchange, and the journaled renames it falls back to
 
 
-def _killed_writer(out: Path, step: str, when: int) -> None:
-    done = subprocess.run([sys.executable, "-c", KILLED_WRITER, str(out), step, str(when)], timeout=60)
-    assert done.returncode == 9
+def _run_writer(out: Path, step: str, when: int, swap: str = "exchange") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", KILLED_WRITER, str(out), step, str(when), swap], capture_output=True, text=True, timeout=60
+    )
+
+
+def _killed_writer(out: Path, step: str, when: int, swap: str = "exchange") -> None:
+    done = _run_writer(out, step, when, swap)
+    assert done.returncode in (9, -signal.SIGKILL), done.stderr
 
 
 def _old_folder(tmp_path: Path) -> Path:
@@ -141,22 +164,26 @@ def _old_folder(tmp_path: Path) -> Path:
     return out
 
 
-@pytest.mark.parametrize("when", [1, 2, 3, 4])  # 4: the .complete list itself
-def test_killed_while_writing_leaves_the_old_set(tmp_path, when):
+# write_synced calls: 1-3 write a.txt, b.txt, c.txt beside the folder, to be exchanged for it. Where the exchange
+# fails (EINVAL), 4-6 write them again into the journaled staging inside the folder, 7 the .complete list.
+@pytest.mark.parametrize(("swap", "when"), [("exchange", w) for w in (1, 2, 3)] + [("einval", w) for w in range(1, 8)])
+def test_killed_while_writing_leaves_the_old_set(tmp_path, swap, when):
     out = _old_folder(tmp_path)
-    _killed_writer(out, "write", when)
+    _killed_writer(out, "write", when, swap)
     assert visible(out) == OLD
     (stage,) = leftovers(out, tuple(NEW))
-    assert stage.name.startswith(STAGING) and not (stage / COMPLETE).exists()
+    beside = f".{out.name}{STAGING}" if when <= 3 else STAGING
+    assert stage.name.startswith(beside) and not (stage / COMPLETE).exists()
     assert clean(out, tuple(NEW)) == [f"removed {stage.name} (left by an interrupted build)"]
     assert visible(out) == OLD and hidden(out) == []
 
 
-# os.replace calls: 1 puts the .complete list in place, 2-4 move a.txt, b.txt, c.txt.
+# The journaled renames (the exchange failing with EINVAL, as on some overlayfs): os.replace calls 1 puts the
+# .complete list in place, 2-4 move a.txt, b.txt, c.txt.
 @pytest.mark.parametrize("when", [1, 2, 3, 4])
 def test_killed_around_the_renames(tmp_path, when):
     out = _old_folder(tmp_path)
-    _killed_writer(out, "replace", when)
+    _killed_writer(out, "replace", when, "einval")
     (stage,) = leftovers(out)
     if when == 1:  # the list is not there yet: the old set stays
         assert visible(out) == OLD and not (stage / COMPLETE).exists()
@@ -165,8 +192,10 @@ def test_killed_around_the_renames(tmp_path, when):
         return
     assert visible(out) == {**NEW, **dict(list(OLD.items())[when - 2 :])}  # mixed only here, and recoverably
     assert (stage / COMPLETE).read_text(encoding="utf-8") == "a.txt\nb.txt\nc.txt\n"
-    write_outputs(out, {"d.txt": b"next run"})  # any later write into the folder finishes the renames first
-    assert visible(out) == {**NEW, "d.txt": b"next run"} and hidden(out) == []
+    done = _run_writer(out, "none", 0, "einval")  # the next run, a new process, finishes the renames first
+    assert done.returncode == 0, done.stderr
+    assert "finished the renames of an interrupted build (" in done.stdout
+    assert visible(out) == NEW and hidden(out) == []
 
 
 def test_killed_while_creating_a_folder_leaves_nothing(tmp_path):
@@ -179,8 +208,13 @@ def test_killed_while_creating_a_folder_leaves_nothing(tmp_path):
 
 
 def test_ctrl_c_between_renames_finishes_the_set(tmp_path, monkeypatch):
+    import kalkulator.folder_swap as folder_swap
     import kalkulator.staging as staging
 
+    def refused(*_args):
+        raise OSError(errno.EINVAL, "Invalid argument")
+
+    monkeypatch.setattr(folder_swap, "exchange", refused)  # the journaled renames
     out = _old_folder(tmp_path)
     real = os.replace
     calls = []
@@ -347,7 +381,7 @@ def test_a_stale_interrupted_build_never_overwrites_a_newer_one(tmp_path):
     # Build A was killed after renaming a.txt; meanwhile build B (started earlier, so its clean-up ran before A
     # died) swapped in a whole newer set. The next run must remove A's staging, not roll its b.txt, c.txt forward.
     out = _old_folder(tmp_path)
-    _killed_writer(out, "replace", 3)  # A: the list and a.txt in place, b.txt and c.txt still staged
+    _killed_writer(out, "replace", 3, "einval")  # A, renaming one by one: the list and a.txt in place, b.txt and c.txt still staged
     (stage,) = leftovers(out)
     time.sleep(0.01)
     newer = {"a.txt": b"B a", "b.txt": b"B b", "c.txt": b"B c"}
