@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from kalkulator import folder_swap
-from kalkulator.files import mode_of, sync_folder, write_synced
+from kalkulator.files import mode_of, sync_folder, write_atomic, write_synced
 
 try:
     import fcntl
@@ -304,7 +304,24 @@ def write_outputs(out_dir: Path, files: Mapping[str, bytes]) -> list[str]:
             if why is None:
                 return done
         _rename_in(out_dir, files)
-        done.append(f"{shown}: the files were renamed in one by one, not as one folder, because {why}")
+        done.append(f"{shown}: renamed in file by file, not as one folder, because {why}")
         return done
     except OSError as exc:
         raise OutputError(f"{shown}: cannot write there ({_why(exc)})") from None
+
+
+def write_output(path: Path, data: bytes) -> list[str]:
+    """Write one output file whole (kalkulator.files.write_atomic); return what clean() did first.
+
+    A single file needs no set: one rename puts it in place, so the folder around it is never exchanged.
+    Raises OutputError naming the file when it cannot be written; nothing is changed then.
+    """
+    check_writable(path.parent)
+    if path.exists() and not path.is_file():
+        raise OutputError(f"{path}: is a folder or another non-file where an output goes; move it away")
+    try:
+        done = clean(Path(os.path.abspath(path.parent)), (path.name,))
+        write_atomic(path, data)
+        return done
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write there ({_why(exc)})") from None

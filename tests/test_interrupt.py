@@ -38,7 +38,7 @@ def visible(folder: Path) -> dict[str, bytes]:
     """The files a user sees in folder (hidden staging folders and temp files aside), with their bytes."""
     if not folder.exists():
         return {}
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if not p.name.startswith(".")}
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if not p.name.startswith(".") and p.is_file()}
 
 
 def hidden(folder: Path) -> list[str]:
@@ -147,7 +147,10 @@ SWAPS = ("exchange", "einval")  # the one-step exchange, and the journaled renam
 
 def _run_writer(out: Path, step: str, when: int, swap: str = "exchange") -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-c", KILLED_WRITER, str(out), step, str(when), swap], capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", KILLED_WRITER, str(out), step, str(when), swap],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -196,6 +199,145 @@ def test_killed_around_the_renames(tmp_path, when):
     assert done.returncode == 0, done.stderr
     assert "finished the renames of an interrupted build (" in done.stdout
     assert visible(out) == NEW and hidden(out) == []
+
+
+# --- SIGKILL at every step of the final swap ----------------------------------------------------------------
+# The calls counted (os.replace, os.rename, os.link, os.fsync, shutil.rmtree, folder_swap.exchange) when the
+# three outputs replace the old ones in a folder that also holds notes.txt, .gitignore and link.txt (-> a.txt):
+EXCHANGE_STEPS = (
+    *("fsync a.txt", "fsync b.txt", "fsync c.txt"),  # written beside the folder
+    *("link notes.txt", "link .gitignore", "link link.txt"),  # the other entries carried over (in whatever order)
+    "fsync the new folder",
+    "exchange",  # the one step: old folder before, new folder after
+    "fsync the parent",
+    "rmtree the old folder",
+)
+JOURNALED_STEPS = (  # the exchange refused with EINVAL: the files are renamed in one by one
+    *EXCHANGE_STEPS[:8],
+    "rmtree the staging beside",
+    *("fsync a.txt", "fsync b.txt", "fsync c.txt", "fsync .complete.tmp"),  # into the staging inside
+    "replace .complete",
+    "fsync the staging",
+    *("replace a.txt", "replace b.txt", "replace c.txt"),
+    "fsync the folder",
+    "rmtree the staging",
+)
+OTHERS = {"notes.txt": b"the user's notes", ".gitignore": b"*\n"}
+
+
+def _lived_in_folder(tmp_path: Path) -> Path:
+    """The old set in a folder mode 0o750 with a private a.txt, a file, a hidden file and a symlink not ours."""
+    out = _old_folder(tmp_path)
+    for name, data in OTHERS.items():
+        (out / name).write_bytes(data)
+    (out / "link.txt").symlink_to("a.txt")
+    (out / "a.txt").chmod(0o600)
+    out.chmod(0o750)
+    return out
+
+
+def _seen(out: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in out.iterdir() if not p.name.startswith(STAGING)}
+
+
+def _whole(files: dict[str, bytes]) -> dict[str, bytes]:
+    return {**files, **OTHERS, "link.txt": files["a.txt"]}
+
+
+def _kept_the_folder(out: Path, notes_inode: int) -> None:
+    assert out.stat().st_mode & 0o777 == 0o750 and (out / "a.txt").stat().st_mode & 0o777 == 0o600
+    assert (out / "link.txt").is_symlink() and os.readlink(out / "link.txt") == "a.txt"
+    assert (out / "notes.txt").stat().st_ino == notes_inode  # the same file, not a copy: open handles stay valid
+
+
+@pytest.mark.parametrize("when", range(1, len(EXCHANGE_STEPS) + 2))
+def test_sigkill_at_each_step_of_the_exchange_leaves_one_whole_set(tmp_path, when):
+    out = _lived_in_folder(tmp_path)
+    notes_inode = (out / "notes.txt").stat().st_ino
+    done = _run_writer(out, "any", when)
+    if when > len(EXCHANGE_STEPS):  # ran to the end without being killed: every step was counted
+        assert done.returncode == 0 and done.stdout == f"calls: {len(EXCHANGE_STEPS)}\n", done.stderr
+    else:
+        assert done.returncode == -signal.SIGKILL, done.stderr
+    step = EXCHANGE_STEPS[when - 1] if when <= len(EXCHANGE_STEPS) else "none"
+    expected = OLD if when <= EXCHANGE_STEPS.index("exchange") + 1 else NEW  # killed at the call: not yet done
+    assert _seen(out) == _whole(expected), step
+    _kept_the_folder(out, notes_inode)
+    done = _run_writer(out, "none", 0)  # the next run, a new process
+    assert done.returncode == 0, done.stderr
+    assert _seen(out) == _whole(NEW) and hidden(out) == [".gitignore"], step
+    _kept_the_folder(out, notes_inode)
+
+
+@pytest.mark.parametrize("when", range(1, len(JOURNALED_STEPS) + 2))
+def test_sigkill_at_each_step_of_the_journaled_fallback_is_finished_by_the_next_run(tmp_path, when):
+    out = _lived_in_folder(tmp_path)
+    notes_inode = (out / "notes.txt").stat().st_ino
+    done = _run_writer(out, "any", when, "einval")
+    if when > len(JOURNALED_STEPS):
+        assert done.returncode == 0 and done.stdout.endswith(f"calls: {len(JOURNALED_STEPS)}\n"), done.stderr
+        assert (
+            "renamed in file by file, not as one folder, because the filesystem cannot exchange folders" in done.stdout
+        )
+    else:
+        assert done.returncode == -signal.SIGKILL, done.stderr
+    step = JOURNALED_STEPS[when - 1] if when <= len(JOURNALED_STEPS) else "none"
+    first_new = JOURNALED_STEPS.index("replace a.txt") + 2  # killed at a call: that rename has not happened
+    renamed = max(0, min(3, when - first_new + 1))  # how many of a, b, c are new
+    names = list(NEW)
+    assert _seen(out) == _whole({n: (NEW if i < renamed else OLD)[n] for i, n in enumerate(names)}), step
+    if 0 < renamed < 3:  # mixed, so the journal is there to finish it
+        (stage,) = leftovers(out)
+        assert (stage / COMPLETE).exists()
+    done = _run_writer(out, "none", 0, "einval")
+    assert done.returncode == 0, done.stderr
+    assert _seen(out) == _whole(NEW) and hidden(out) == [".gitignore"], step
+    _kept_the_folder(out, notes_inode)
+
+
+def test_a_symlinked_output_folder_has_its_target_replaced(tmp_path):
+    real = _old_folder(tmp_path)
+    (tmp_path / "elsewhere").mkdir()
+    link = tmp_path / "elsewhere" / "dist"
+    link.symlink_to(real)
+    assert write_outputs(link, NEW) == []
+    assert link.is_symlink() and link.resolve() == real.resolve() and visible(real) == NEW
+    assert hidden(real) == [] and sorted(p.name for p in link.parent.iterdir()) == ["dist"]
+
+
+def test_a_dangling_symlinked_output_folder_is_created_at_its_target(tmp_path):
+    link = tmp_path / "dist"
+    link.symlink_to(tmp_path / "build" / "out")
+    assert write_outputs(link, NEW) == []
+    assert link.is_symlink() and visible(tmp_path / "build" / "out") == NEW
+
+
+def test_a_sub_folder_not_ours_falls_back_to_renames_and_says_why(tmp_path):
+    out = _old_folder(tmp_path)
+    (out / "archive").mkdir()
+    (out / "archive" / "v1.xlsx").write_bytes(b"kept")
+    folder = out.stat().st_ino
+    (note,) = write_outputs(out, NEW)
+    assert note == f"{out}: renamed in file by file, not as one folder, because it holds the folder archive/"
+    assert visible(out) == NEW and (out / "archive" / "v1.xlsx").read_bytes() == b"kept"
+    assert out.stat().st_ino == folder and hidden(out) == []  # the same folder, its files replaced
+
+
+def test_the_working_folder_is_not_exchanged_from_under_its_process(tmp_path, monkeypatch):
+    out = _old_folder(tmp_path)
+    monkeypatch.chdir(out)
+    (note,) = write_outputs(Path("."), NEW)
+    assert note == f".: renamed in file by file, not as one folder, because process {os.getpid()} works in it"
+    assert visible(Path(os.getcwd())) == NEW and os.path.samefile(os.getcwd(), out)
+
+
+def test_an_exchanged_folder_is_a_new_one_and_the_old_is_gone(tmp_path):
+    out = _old_folder(tmp_path)
+    folder = out.stat().st_ino
+    assert write_outputs(out, NEW) == []
+    assert visible(out) == NEW and hidden(out) == []
+    assert out.stat().st_ino != folder  # swapped whole, not file by file
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
 def test_killed_while_creating_a_folder_leaves_nothing(tmp_path):
@@ -381,7 +523,7 @@ def test_a_stale_interrupted_build_never_overwrites_a_newer_one(tmp_path):
     # Build A was killed after renaming a.txt; meanwhile build B (started earlier, so its clean-up ran before A
     # died) swapped in a whole newer set. The next run must remove A's staging, not roll its b.txt, c.txt forward.
     out = _old_folder(tmp_path)
-    _killed_writer(out, "replace", 3, "einval")  # A, renaming one by one: the list and a.txt in place, b.txt and c.txt still staged
+    _killed_writer(out, "replace", 3, "einval")  # A, file by file: the list and a.txt in place, b.txt and c.txt staged
     (stage,) = leftovers(out)
     time.sleep(0.01)
     newer = {"a.txt": b"B a", "b.txt": b"B b", "c.txt": b"B c"}
