@@ -1,13 +1,13 @@
 """Replace a whole folder by a new one in one step: Linux's renameat2(RENAME_EXCHANGE).
 
-The new folder is a sibling of the old one (same parent, so the same filesystem) that also carries every entry
-of the old folder that is not an output: hard links (copies where a link is refused), symlinks as symlinks. One
-system call then exchanges the two names, so a reader, or a process killed at any moment, finds the old folder
-or the new one, never a mix. obstacle() says why a folder cannot be swapped so (kalkulator.staging then renames
-file by file): no renameat2 (not Linux, or a libc without it), a folder holding sub-folders or special files that
-are not ours, a mount point, a folder owned by another user, or one that a running process works in (its
-working folder would become the removed old one). A filesystem refusing the exchange (EINVAL, ENOSYS, EXDEV,
-ENOTSUP, e.g. some overlayfs) is found by trying: exchange() raises OSError with that errno, see UNSUPPORTED.
+The new folder is a sibling of the old one (same parent, so the same filesystem) that also carries every entry of
+the old folder that is not an output: hard links (copies where a link is refused), symlinks as symlinks. One system
+call then exchanges the two names, so a reader, or a process killed at any moment, finds the old folder or the new
+one, never a mix. obstacle() says why a folder cannot be swapped so (kalkulator.staging then renames file by file):
+no renameat2 (not Linux, or a libc without it), a folder holding sub-folders or special files that are not ours, a
+mount point, a folder owned by another user or in a parent that cannot be written, or one that a running process
+works in (its working folder would become the removed old one). A filesystem refusing the exchange (EINVAL, ENOSYS,
+EXDEV, ENOTSUP, e.g. some overlayfs) is found by trying: exchange() raises OSError with that errno, see UNSUPPORTED.
 """
 
 from __future__ import annotations
@@ -96,6 +96,8 @@ def obstacle(folder: Path, ours: Collection[str]) -> str | None:
         return "it is a mount point"
     if info.st_uid != os.geteuid() and os.geteuid() != 0:
         return "another user owns it"
+    if not os.access(folder.parent, os.W_OK | os.X_OK):
+        return f"its parent folder {folder.parent} is not writable"
     foreign = _foreign(folder, ours)
     if foreign:
         return foreign
