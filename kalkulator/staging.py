@@ -181,6 +181,7 @@ def clean(out_dir: Path, names: tuple[str, ...] = ()) -> list[str]:
     other is removed; a folder another process still holds is left alone.
     """
     done: list[str] = []
+    out_dir = Path(os.path.realpath(out_dir))  # as leftovers() names what it found
     found = leftovers(out_dir, names)
     complete = [p for p in found if p.is_dir() and (p / COMPLETE).exists()]
     found.sort(key=lambda p: -(p / COMPLETE).stat().st_mtime_ns if p in complete else 0)  # newest set first
@@ -320,7 +321,7 @@ def write_output(path: Path, data: bytes) -> list[str]:
     if path.exists() and not path.is_file():
         raise OutputError(f"{path}: is a folder or another non-file where an output goes; move it away")
     try:
-        done = clean(Path(os.path.abspath(path.parent)), (path.name,))
+        done = clean(path.parent, (path.name,))
         write_atomic(path, data)
         return done
     except OSError as exc:

@@ -309,6 +309,18 @@ def test_a_symlinked_output_folder_has_its_target_replaced(tmp_path):
     assert hidden(real) == [] and sorted(p.name for p in link.parent.iterdir()) == ["dist"]
 
 
+def test_a_single_file_written_through_a_symlink_finishes_an_interrupted_set_first(tmp_path):
+    from kalkulator.staging import write_output
+
+    real = _old_folder(tmp_path)
+    _killed_writer(real, "replace", 3, "einval")  # file by file: a.txt new, b.txt and c.txt still staged
+    link = tmp_path / "dist"
+    link.symlink_to(real)
+    done = write_output(link / "d.txt", b"one file")
+    assert done == ["finished the renames of an interrupted build (b.txt, c.txt)"]
+    assert visible(real) == {**NEW, "d.txt": b"one file"} and hidden(real) == []
+
+
 def test_a_dangling_symlinked_output_folder_is_created_at_its_target(tmp_path):
     link = tmp_path / "dist"
     link.symlink_to(tmp_path / "build" / "out")
