@@ -1,7 +1,9 @@
 """Files read within bounds and written whole: the one place for both.
 
 Reads accept regular files only (a pipe or a device such as /dev/zero would hang or fill memory) up to a size
-limit; writes go to a temporary file beside the target, renamed over it once complete.
+limit. Every writer writes with write_synced (a whole, synced file keeping the mode of the file it replaces) and
+puts it in place with replace_synced (one rename, made durable); open_atomic and write_atomic are the two together
+for a single file, and kalkulator.staging uses them for sets of files.
 """
 
 from __future__ import annotations
@@ -53,10 +55,49 @@ def read_bounded(path: Path, limit_bytes: int, what: str = "file") -> bytes:
     return data
 
 
+def mode_of(path: Path, default: int | None = 0o644) -> int | None:
+    """The permission bits of the file at `path`, or `default` where there is none, so a rewrite keeps them."""
+    try:
+        info = path.stat()
+    except OSError:
+        return default
+    return stat.S_IMODE(info.st_mode) if stat.S_ISREG(info.st_mode) else default
+
+
+def sync_folder(folder: Path) -> None:
+    """Make the renames in `folder` durable (a no-op where folders cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_synced(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Write `data` to a new file `path`, on disk before returning; `mode` sets its permission bits."""
+    with open(path, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    if mode is not None:
+        os.chmod(path, mode)
+
+
+def replace_synced(source: Path, target: Path) -> None:
+    """Rename the whole file `source` over `target` (one step: readers see the old file or the new one)."""
+    os.replace(source, target)
+    sync_folder(target.parent)
+
+
 @contextlib.contextmanager
 def open_atomic(path: Path, mode: str = "wb", **kwargs) -> Iterator[IO]:
-    """Open a temporary file beside `path` for writing; on a clean exit it replaces `path`, on an error it is
-    removed, so readers never see half a file."""
+    """Open a temporary file beside `path` for writing; on a clean exit it replaces `path` (keeping its mode),
+    on an error it is removed, so readers never see half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -64,8 +105,8 @@ def open_atomic(path: Path, mode: str = "wb", **kwargs) -> Iterator[IO]:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
+        os.chmod(tmp, mode_of(path) or 0o644)
+        replace_synced(Path(tmp), path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

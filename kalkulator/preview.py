@@ -27,7 +27,7 @@ from kalkulator.simulate import (
     load_sample,
     tokenize,
 )
-from kalkulator.staging import write_outputs
+from kalkulator.staging import write_output
 
 # What a person chooses, as (URL-fragment key, quantity); blank numbers mean "from the workload preset".
 PICKS = (
@@ -167,12 +167,12 @@ def render(catalog: Catalog | None = None, notes: list[str] | None = None) -> st
 
 
 def write_preview(path: Path, catalog: Catalog | None = None, notes: list[str] | None = None) -> int:
-    """Write the page atomically (kalkulator.staging); returns its size in bytes.
+    """Write the page atomically (kalkulator.staging.write_output); returns its size in bytes.
 
     Raises ScenarioError for a catalog the page cannot use, OutputError for a path it cannot write.
     """
     data = render(catalog, notes).encode("utf-8")
-    done = write_outputs(path.parent, {path.name: data})
+    done = write_output(path, data)
     if notes is not None:
         notes.extend(done)
     return len(data)

@@ -1,11 +1,15 @@
 """Write a set of output files together: stage them in a hidden folder, swap them in, clean up after a kill.
 
-A folder being created is staged beside it and appears with one rename, complete. An existing folder gets a
-hidden staging folder inside it; once every file there is written and synced, a `.complete` list is written and
-the files are renamed over the old ones, one after the other. A process killed before that list exists leaves
-the old files untouched; one killed between the renames leaves the list, and the next run finishes the renames,
-unless a newer build has swapped its files in since (then the old staging is removed, never rolled forward). An
-output name taken by a folder is an error before anything is written.
+A folder being created is staged beside it and appears with one rename, complete. An existing folder is
+replaced whole: its new version is staged beside it, with links to every other file it holds, and the two are
+exchanged in one step (kalkulator.folder_swap, Linux's renameat2), so a kill at any moment leaves the old set or
+the new one. Where that cannot be done (another system, a filesystem refusing the exchange, a sub-folder that is
+not ours, a process working in the folder: folder_swap.obstacle) the files are swapped one by one, journaled:
+a hidden staging folder inside the output folder gets every file, then a `.complete` list, then the files are
+renamed over the old ones. A kill before the list exists leaves the old files; one between the renames leaves
+the list, and the next run finishes the renames, unless a newer build has swapped its files in since (then the
+old staging is removed, never rolled forward). An output name taken by a folder is an error before anything is
+written. A symlinked output folder is followed: its target is replaced, the link stays.
 Each staging folder is locked (flock) while its process lives, so a later run can tell a leftover from a
 folder another process is still writing, and removes only leftovers.
 """
@@ -19,6 +23,9 @@ import shutil
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+
+from kalkulator import folder_swap
+from kalkulator.files import mode_of, sync_folder, write_atomic, write_synced
 
 try:
     import fcntl
@@ -56,13 +63,21 @@ def _lock(folder: Path) -> int | None:
 
 @contextlib.contextmanager
 def _swap_lock(folder: Path) -> Iterator[None]:
-    """Wait for, then hold, an exclusive lock on the output folder (a no-op where flock does not exist)."""
+    """Wait for, then hold, an exclusive lock on the output folder (a no-op where flock does not exist).
+
+    The lock is on the folder the name leads to once it is held: a build that exchanged the folder while this
+    one waited leaves the old folder locked, so the lock is taken again on the new one.
+    """
     if fcntl is None:
         yield
         return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
+    while True:
+        fd = os.open(folder, os.O_RDONLY)
         fcntl.flock(fd, fcntl.LOCK_EX)
+        if _still_ours(folder, fd):
+            break
+        os.close(fd)
+    try:
         yield
     finally:
         os.close(fd)
@@ -126,6 +141,7 @@ def leftovers(out_dir: Path, names: tuple[str, ...] = ()) -> list[Path]:
     `names` are the output file names whose temporary copies of older versions (`.NAME.*.tmp`) count too.
     """
     found: list[Path] = []
+    out_dir = Path(os.path.realpath(out_dir))
     if out_dir.is_dir():
         for entry in sorted(out_dir.iterdir()):
             if entry.name.startswith(STAGING) or any(
@@ -144,7 +160,7 @@ def _finish(stage: Path, out_dir: Path) -> list[str]:
     moved = [n for n in names if (stage / n).exists()]
     for name in moved:
         os.replace(stage / name, out_dir / name)
-    _sync(out_dir)
+    sync_folder(out_dir)
     return moved
 
 
@@ -165,6 +181,7 @@ def clean(out_dir: Path, names: tuple[str, ...] = ()) -> list[str]:
     other is removed; a folder another process still holds is left alone.
     """
     done: list[str] = []
+    out_dir = Path(os.path.realpath(out_dir))  # as leftovers() names what it found
     found = leftovers(out_dir, names)
     complete = [p for p in found if p.is_dir() and (p / COMPLETE).exists()]
     found.sort(key=lambda p: -(p / COMPLETE).stat().st_mtime_ns if p in complete else 0)  # newest set first
@@ -197,29 +214,6 @@ def remove_leftovers(folder: Path, prefix: str) -> list[str]:
     return removed
 
 
-def _sync(folder: Path) -> None:
-    """Make renames in `folder` durable (no-op where folders cannot be opened)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _write(path: Path, data: bytes, like: Path | None) -> None:
-    with open(path, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    if like is not None and like.is_file():
-        shutil.copymode(like, path)
-
-
 def check_writable(out_dir: Path) -> None:
     """Raise OutputError early when out_dir plainly cannot be written (a file in the way, no write permission)."""
     folder = Path(os.path.abspath(out_dir))
@@ -230,8 +224,57 @@ def check_writable(out_dir: Path) -> None:
         raise OutputError(f"{out_dir}: cannot write there ({above} is not writable)")
 
 
+def _exchange_in(out_dir: Path, files: Mapping[str, bytes]) -> str | None:
+    """Replace the existing folder out_dir by a copy holding `files` and its other entries, in one exchange.
+
+    Returns None when done, else why it could not be (nothing changed then; the caller swaps file by file).
+    """
+    with staging_folder(out_dir.parent, f".{out_dir.name}{STAGING}") as stage:
+        for name, data in files.items():
+            write_synced(stage / name, data, mode_of(out_dir / name, None))
+        with _swap_lock(out_dir):  # two builds into one folder swap one after the other
+            try:
+                folder_swap.carry_over(out_dir, stage, files)
+            except ValueError as exc:
+                return str(exc)
+            sync_folder(stage)
+            try:
+                folder_swap.exchange(stage, out_dir)
+            except OSError as exc:
+                if exc.errno not in folder_swap.UNSUPPORTED:
+                    raise
+                return f"the filesystem cannot exchange folders: {_why(exc)}"
+            sync_folder(out_dir.parent)
+        # `stage` names the old folder now; leaving staging_folder removes it
+    return None
+
+
+def _rename_in(out_dir: Path, files: Mapping[str, bytes]) -> None:
+    """Swap `files` into out_dir one rename at a time, journaled by a `.complete` list (see the module)."""
+    with staging_folder(out_dir, STAGING) as stage:
+        for name, data in files.items():
+            write_synced(stage / name, data, mode_of(out_dir / name, None))
+        listing = "".join(f"{n}\n" for n in files).encode("utf-8")
+        write_synced(stage / f"{COMPLETE}.tmp", listing)
+        os.replace(stage / f"{COMPLETE}.tmp", stage / COMPLETE)  # whole or absent, never half a list
+        sync_folder(stage)
+        with _swap_lock(out_dir):  # two builds into one folder swap their sets one after the other
+            if not stage.is_dir():  # a build exchanged the whole folder meanwhile, taking this staging away
+                raise OutputError(f"{out_dir}: another build replaced the folder while this one wrote; run again")
+            try:
+                for name in files:
+                    os.replace(stage / name, out_dir / name)
+            except BaseException:  # Ctrl-C between two renames: finish them rather than leave a mixed set
+                _finish(stage, out_dir)
+                (stage / COMPLETE).unlink()
+                raise
+            sync_folder(out_dir)
+            (stage / COMPLETE).unlink()
+
+
 def write_outputs(out_dir: Path, files: Mapping[str, bytes]) -> list[str]:
-    """Write `files` (name → bytes) into out_dir as one set; return what clean() did first.
+    """Write `files` (name → bytes) into out_dir as one set; return what clean() did first, and a note when the
+    set had to be swapped in file by file.
 
     Raises OutputError naming the folder when it cannot be created or written; nothing is changed then.
     """
@@ -240,39 +283,46 @@ def write_outputs(out_dir: Path, files: Mapping[str, bytes]) -> list[str]:
         target = out_dir / name
         if target.exists() and not target.is_file():
             raise OutputError(f"{target}: is a folder or another non-file where an output goes; move it away")
-    shown, out_dir = out_dir, Path(os.path.abspath(out_dir))
+    shown, out_dir = out_dir, Path(os.path.realpath(out_dir))  # a symlinked folder: its target is replaced
     try:
         done = clean(out_dir, tuple(files))
         if not out_dir.exists():
             out_dir.parent.mkdir(parents=True, exist_ok=True)
             with staging_folder(out_dir.parent, f".{out_dir.name}{STAGING}") as stage:
                 for name, data in files.items():
-                    _write(stage / name, data, None)
+                    write_synced(stage / name, data)
                 try:
                     os.rename(stage, out_dir)  # the whole set appears at once
-                    _sync(out_dir.parent)
+                    sync_folder(out_dir.parent)
                     return done
                 except OSError:
                     if not out_dir.is_dir():
                         raise
             # another process created out_dir meanwhile: swap the files in below
-        with staging_folder(out_dir, STAGING) as stage:
-            for name, data in files.items():
-                _write(stage / name, data, out_dir / name)
-            listing = "".join(f"{n}\n" for n in files).encode("utf-8")
-            _write(stage / f"{COMPLETE}.tmp", listing, None)
-            os.replace(stage / f"{COMPLETE}.tmp", stage / COMPLETE)  # whole or absent, never half a list
-            _sync(stage)
-            with _swap_lock(out_dir):  # two builds into one folder swap their sets one after the other
-                try:
-                    for name in files:
-                        os.replace(stage / name, out_dir / name)
-                except BaseException:  # Ctrl-C between two renames: finish them rather than leave a mixed set
-                    _finish(stage, out_dir)
-                    (stage / COMPLETE).unlink()
-                    raise
-                _sync(out_dir)
-                (stage / COMPLETE).unlink()
+        why = folder_swap.obstacle(out_dir, files)
+        if why is None:
+            why = _exchange_in(out_dir, files)
+            if why is None:
+                return done
+        _rename_in(out_dir, files)
+        done.append(f"{shown}: renamed in file by file, not as one folder, because {why}")
         return done
     except OSError as exc:
         raise OutputError(f"{shown}: cannot write there ({_why(exc)})") from None
+
+
+def write_output(path: Path, data: bytes) -> list[str]:
+    """Write one output file whole (kalkulator.files.write_atomic); return what clean() did first.
+
+    A single file needs no set: one rename puts it in place, so the folder around it is never exchanged.
+    Raises OutputError naming the file when it cannot be written; nothing is changed then.
+    """
+    check_writable(path.parent)
+    if path.exists() and not path.is_file():
+        raise OutputError(f"{path}: is a folder or another non-file where an output goes; move it away")
+    try:
+        done = clean(path.parent, (path.name,))
+        write_atomic(path, data)
+        return done
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write there ({_why(exc)})") from None

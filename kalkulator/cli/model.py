@@ -1,9 +1,10 @@
 """`kalkulator model add`: append a model derived from a Hugging Face config.json or a GGUF file to the catalog.
 
 The new models.csv is written into a hidden, locked folder beside the original (.model-add-…), validated with
-the catalog's own checks and only then moved over the original (os.replace), so a failure or a kill at any step
-leaves the catalog byte-for-byte unchanged; the next run removes a killed run's folder. model_settings() gives
-the same derived values as `--set` settings for `hitung`.
+the catalog's own checks and only then moved over the original (kalkulator.files.write_synced, then
+replace_synced: the helpers every writer uses), so a failure or a kill at any step leaves the catalog
+byte-for-byte unchanged; the next run removes a killed run's folder. model_settings() gives the same derived
+values as `--set` settings for `hitung`.
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-import os
-import shutil
 import tempfile
 from pathlib import Path
 
@@ -20,6 +19,7 @@ import click
 
 from kalkulator.catalog import MODEL, CatalogError, check_name, load_table
 from kalkulator.cli.common import fail
+from kalkulator.files import mode_of, replace_synced, write_synced
 from kalkulator.importers import ROW_COLUMNS, DerivedModel, ModelFileError
 from kalkulator.paths import CATALOG_DIR
 from kalkulator.staging import OutputError, remove_leftovers, staging_folder
@@ -84,15 +84,14 @@ def append_row(folder: Path, row: dict[str, str], dry_run: bool = False) -> Path
         remove_leftovers(parent, _WORK_PREFIX)  # what a killed `model add` left
         with staging_folder(parent, _WORK_PREFIX) as work:
             candidate = work / MODEL.file
-            candidate.write_bytes(updated)
-            shutil.copymode(path, candidate)
+            write_synced(candidate, updated, mode_of(path))
             try:
                 load_table(MODEL, work)
             except CatalogError as exc:
                 messages = [m.replace(str(candidate), str(path)) for m in exc.messages]
                 raise CatalogError(["the new row fails the catalog checks:", *messages]) from None
             if not dry_run:
-                os.replace(candidate, path)
+                replace_synced(candidate, path)
     except OSError as exc:
         raise ModelFileError(f"{exc.filename or path}: cannot write ({exc.strerror or exc})") from None
     return path
