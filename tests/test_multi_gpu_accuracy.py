@@ -36,26 +36,42 @@ def test_the_dec_2023_multi_gpu_runs_are_marked_row_split():
     assert {r["split_mode"] for r in _tps_rows() if r["n_devices"] == "1"} == {""}
 
 
-def test_a_row_split_run_is_estimated_with_llama_cpps_exchanges_per_matrix(catalog, graph):
-    # LLaMA-65B Q4_0 on 2× RTX 3090, Dec 2023 (row split): 14.41 tok/s. llama.cpp's row split gathers each of a
-    # layer's 7 weight matrices' products (engines.csv): 80 layers × 7 exchanges. RTX 3090 (gpus.csv): PCIe 4.0 x16,
-    # 5 µs per hop, no P2P on GeForce, so 10 µs per host-staged hop and 31.5 ÷ 2 = 15.75 GB/s; ring of 2 GPUs:
-    # 2 hops. Per step: 80 × 7 × 2 × 10 µs = 11.2 ms; per user: 80 × 7 × (2 × 1/2 × 8192 × 2 B ÷ 15,750 B/µs).
-    from kalkulator.scenario import resolve
-
+def _published(catalog, hardware: str, model: str):
     (m,) = [
         m
         for m in load_published(catalog)
-        if (m.model, m.quant_name, m.hardware, m.n_gpus, m.metric)
-        == ("LLaMA-65B", "Q4_0", "NVIDIA GeForce RTX 3090 24GB", 2, "tg")
+        if (m.model, m.quant_name, m.hardware, m.n_gpus, m.metric) == (model, "Q4_0", hardware, 2, "tg")
     ]
+    return m
+
+
+def test_a_row_split_run_is_estimated_with_llama_cpps_exchanges_per_matrix(catalog, graph):
+    # LLaMA-65B Q4_0 on 2× RTX 3090, Dec 2023 (row split): 14.41 tok/s. llama.cpp's row split gathers each of a
+    # layer's 7 weight matrices' products (engines.csv): 80 layers × 7 exchanges, each costing llama.cpp's 28 µs
+    # (engines.csv exchange_us) + the link's hops. RTX 3090 (gpus.csv): PCIe 4.0 x16, 5 µs per hop, no P2P on
+    # GeForce, so 10 µs per host-staged hop and 31.5 ÷ 2 = 15.75 GB/s; ring of 2 GPUs: 2 hops.
+    # Per step: 80 × 7 × (2 × 10 + 28) µs = 26.88 ms; per user: 80 × 7 × (2 × 1/2 × 8192 × 2 B ÷ 15,750 B/µs).
+    from kalkulator.scenario import resolve
+
+    m = _published(catalog, "NVIDIA GeForce RTX 3090 24GB", "LLaMA-65B")
     assert m.split == "row" and m.tok_s == 14.41
     settings = m.settings()
     assert settings["split_mode"] == "tensor"
     out = graph.evaluate(resolve(graph, catalog, settings), catalog.columns())
-    assert out["tensor_parallel_ms"] == pytest.approx(80 * 7 * 2 * 10 / 1000, rel=1e-9)
+    assert out["tensor_parallel_ms"] == pytest.approx(80 * 7 * (2 * 10 + 28) / 1000, rel=1e-9)
     assert out["tensor_parallel_per_user_ms"] == pytest.approx(80 * 7 * (8192 * 2 / 15.75e3) / 1000, rel=1e-9)
     assert out["layer_split_ms"] == 0
+
+
+def test_row_split_over_two_rtx_4090s_matches_the_published_run(catalog, graph):
+    # XiongjieDai/GPU-Benchmarks-on-LLM-Inference README @eafac9d, LLaMA table: LLaMA-65B Q4_0 on 2× RTX 4090,
+    # Dec-2023 llama.cpp (row split): 17.54 tok/s.
+    from kalkulator.scenario import resolve
+
+    m = _published(catalog, "NVIDIA GeForce RTX 4090 24GB", "LLaMA-65B")
+    assert m.tok_s == 17.54
+    out = graph.evaluate(resolve(graph, catalog, m.settings()), catalog.columns())
+    assert out["decode_tok_s"] == pytest.approx(17.54, rel=0.10)
 
 
 def test_a_split_that_is_neither_layer_nor_row_names_the_file_line_and_field(catalog, tmp_path):
