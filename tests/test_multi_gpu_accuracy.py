@@ -144,3 +144,18 @@ def test_serving_tables_per_engine_and_for_tensor_parallel():
     assert engine["median"] == pytest.approx((0.2 + 0.25) / 2)
     (tp,) = tensor_parallel_table(fit)  # the three 2-GPU runs: 0, 0.5, 1
     assert (tp["split"], tp["rows"], tp["gpus"], tp["median"]) == ("tensor parallel", 3, "2", pytest.approx(0.5))
+
+
+def test_accuracy_exits_2_naming_the_bad_field(monkeypatch):
+    from click.testing import CliRunner
+
+    from kalkulator.cli import calibration as cli_cal
+    from kalkulator.cli import main
+
+    def bad(_catalog):
+        raise cal.CalibrationError("measured_tps.csv:80:split_mode: 'tensor' on a 2-GPU row; use one of layer, row")
+
+    monkeypatch.setattr(cli_cal, "shipped_report", bad)
+    result = CliRunner().invoke(main, ["accuracy"])
+    assert result.exit_code == 2
+    assert "measured_tps.csv:80:split_mode" in result.output and "|" not in result.output

@@ -62,32 +62,25 @@ def format_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def _markdown(columns: dict[str, str], rows: list[dict]) -> str:
+    """Rows as a Markdown table: header → key of the row (median and p90 printed as percentages)."""
+    cell = lambda r, key: _pct(r[key]) if key in ("median", "p90") else str(r[key])  # noqa: E731
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(cell(r, key) for key in columns.values()) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+ERROR_COLUMNS = {"devices": "devices", "GPUs per replica": "gpus", "median": "median", "p90": "p90"}
+
+
 def format_multi(rows: list[dict]) -> str:
     """The multi-GPU error table (llama.cpp layer and row split, tensor-parallel serving) as Markdown."""
-    lines = [
-        "| split | engine | metric | rows | devices | GPUs per replica | median | p90 |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for r in rows:
-        lines.append(
-            f"| {r['split']} | {r['engine']} | {r['metric']} | {r['rows']} | {r['devices']} | {r['gpus']} "
-            f"| {_pct(r['median'])} | {_pct(r['p90'])} |"
-        )
-    return "\n".join(lines)
+    return _markdown({"split": "split", "engine": "engine", "metric": "metric", "rows": "rows"} | ERROR_COLUMNS, rows)
 
 
 def format_engines(rows: list[dict]) -> str:
     """The serving error table per engine as Markdown."""
-    lines = [
-        "| engine | runs | prompt/output shapes | devices | GPUs per replica | median | p90 |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for r in rows:
-        lines.append(
-            f"| {r['engine']} | {r['rows']} | {r['shapes']} | {r['devices']} | {r['gpus']} | {_pct(r['median'])} "
-            f"| {_pct(r['p90'])} |"
-        )
-    return "\n".join(lines)
+    return _markdown({"engine": "engine", "runs": "rows", "prompt/output shapes": "shapes"} | ERROR_COLUMNS, rows)
 
 
 @dataclass(frozen=True)
