@@ -22,6 +22,7 @@ import pandas as pd
 
 from kalkulator import engine_rows
 from kalkulator.catalog import Catalog
+from kalkulator.measurements import SPLIT_MODES
 from kalkulator.paths import CALIBRATION_DIR
 
 BOOK_EFFICIENCY = 0.6  # the book's rule: tok/s ≈ 0.6 × bandwidth ÷ model bytes (Bab 12.2)
@@ -147,8 +148,28 @@ def run_spread(notes: pd.Series) -> pd.Series:
     return notes.fillna("").map(spread)
 
 
+def split_column(m: pd.DataFrame, file: str) -> pd.Series:
+    """How each multi-GPU row split the model (layer or row, the file's split_mode column; layer where the file
+    has none: llama.cpp's default since January 2024); '' on one device. Any other value is an error naming the
+    file, line and field."""
+    multi = m["n_devices"] > 1
+    given = m["split_mode"].fillna("").astype(str).str.strip() if "split_mode" in m.columns else None
+    if given is None:
+        return pd.Series(np.where(multi, "layer", ""), index=m.index)
+    bad = multi & ~given.isin(list(SPLIT_MODES))
+    if bad.any():
+        line = int(bad.to_numpy().nonzero()[0][0])
+        value = given[bad].iloc[0]
+        raise CalibrationError(
+            f"{file}:{m.index[line] + 2}:split_mode: {value!r} on a {int(m['n_devices'][bad].iloc[0])}-GPU row; "
+            f"use one of {', '.join(SPLIT_MODES)}"
+        )
+    return given.where(multi, "")
+
+
 def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bool = False) -> pd.DataFrame:
-    """The shipped llama.cpp measurements (single-device, or with `multi_gpu` the 2–8-GPU layer-split ones).
+    """The shipped llama.cpp measurements (single-device, or with `multi_gpu` the 2–8-GPU ones, whose `split`
+    column says layer or row split).
 
     Devices are the catalog GPUs named in devices.csv, with the catalog's bandwidth, FP16 peak and memory type
     (the figures the engine uses); devices without a catalog row are left out, and so are rows whose repeated
@@ -161,6 +182,7 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
         if not (folder / file).exists():
             continue
         m = pd.read_csv(folder / file)
+        m["split"] = split_column(m, file)
         m = m[m["engine"] == "llama.cpp"]
         m = (m[m["n_devices"] > 1] if multi_gpu else m[m["n_devices"] == 1]).copy()
         if m.empty:
@@ -209,6 +231,7 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
         "metric",
         "tok_s",
         "n_devices",
+        "split",
     ]
     out = frame(m[cols].reset_index(drop=True), catalog)
     out.attrs["unsteady_rows"] = int(unsteady.sum())
@@ -553,18 +576,17 @@ def _fallback(fits: dict, group: tuple[str, str]) -> GroupFit | None:
     return None
 
 
-def layer_split_residuals(report: Report, multi: pd.DataFrame) -> np.ndarray:
-    """measured ÷ predicted − 1 on multi-GPU layer-split decode rows, predicted by the single-GPU fit.
-
-    With layer split each token passes the GPUs in turn, so the step reads all weights at one GPU's
-    bandwidth: the single-GPU formula applies unchanged. These rows are never used in a fit.
-    """
-    out = []
+def multi_gpu_residuals(report: Report, multi: pd.DataFrame) -> np.ndarray:
+    """measured ÷ predicted − 1 on the multi-GPU rows (decode and prompt), one per row of `multi` (NaN where no
+    fit applies), predicted by the single-GPU fit of their backend and era through the engine's multi-GPU terms:
+    layer split runs the GPUs' stages in turn (one GPU's bandwidth, a hand-over per boundary); row split divides
+    every weight matrix (bandwidth adds up, llama.cpp's exchanges per layer). These rows are never fitted."""
+    out = np.full(len(multi), np.nan)
     for (backend, era), fit in report.fits.items():
-        rows = multi[(multi["metric"] == "tg") & (multi["backend"] == backend) & (multi["era"] == era)]
-        if len(rows):
-            out.append(rows["tok_s"].to_numpy() / predict_decode(fit.decode, rows, fit.prefill) - 1)
-    return np.concatenate(out) if out else np.array([])
+        mine = ((multi["backend"] == backend) & (multi["era"] == era)).to_numpy()
+        if mine.any():
+            out[mine] = multi[mine]["tok_s"].to_numpy() / _predict(fit, multi[mine]) - 1
+    return out
 
 
 def error_stats(residuals: np.ndarray) -> tuple[float, float]:
@@ -605,6 +627,39 @@ def accuracy_table(report: Report) -> list[dict]:
             }
         )
     return rows
+
+
+SPLIT_WORDS = {"layer": "layer split", "row": "row split", "tensor": "tensor parallel"}
+
+
+def gpus_text(counts) -> str:
+    """GPUs per replica as a list of the counts present (2, 4, 8)."""
+    return ", ".join(str(int(n)) for n in sorted(set(counts)))
+
+
+def multi_gpu_table(multi: pd.DataFrame, residuals: np.ndarray) -> list[dict]:
+    """Error rows of the multi-GPU llama.cpp measurements per split and metric (decode, prompt): rows, devices,
+    GPUs per replica, median and p90 of |predicted ÷ measured − 1|."""
+    out = []
+    for split in ("layer", "row"):
+        for metric, word in (("tg", "decode"), ("pp", "prefill")):
+            mask = ((multi["split"] == split) & (multi["metric"] == metric)).to_numpy() & ~np.isnan(residuals)
+            if not mask.any():
+                continue
+            median, p90 = error_stats(residuals[mask])
+            out.append(
+                {
+                    "split": SPLIT_WORDS[split],
+                    "engine": "llama.cpp",
+                    "metric": word,
+                    "rows": int(mask.sum()),
+                    "devices": int(multi[mask]["device"].nunique()),
+                    "gpus": gpus_text(multi[mask]["n_devices"]),
+                    "median": median,
+                    "p90": p90,
+                }
+            )
+    return out
 
 
 def summary_line(rows: list[dict]) -> str:
@@ -670,7 +725,7 @@ def speed_rows(report: Report, engine: str, as_of: str, origin: str, serial_frac
     return rows
 
 
-def _band(residuals: np.ndarray) -> tuple[float, float]:
+def residual_band(residuals: np.ndarray) -> tuple[float, float]:
     """10th and 90th percentile of measured ÷ predicted − 1, at most 0 and at least 0."""
     residuals = residuals[~np.isnan(residuals)]
     low, high = np.quantile(residuals, BAND) if residuals.size else (0.0, 0.0)
@@ -679,7 +734,7 @@ def _band(residuals: np.ndarray) -> tuple[float, float]:
 
 def _row(name, f: GroupFit, residuals, origin, as_of, serial_frac, note: str = "", chunk: int = CHUNK) -> dict:
     """A speed_params.csv row; `residuals` = (held-out decode, held-out prefill) residuals behind its bands."""
-    (low, high), (pre_low, pre_high) = _band(residuals[0]), _band(residuals[1])
+    (low, high), (pre_low, pre_high) = residual_band(residuals[0]), residual_band(residuals[1])
     prefill = f.prefill or DEFAULT_PREFILL
     what = note or f"{f.points} pengukuran pada {f.devices} perangkat (build era {f.era})"
     borrowed = f"; nilai yang tidak bisa ditentukan data ini dari fit {f.donor}" if f.donor else ""

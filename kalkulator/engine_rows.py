@@ -17,6 +17,7 @@ from kalkulator.arrays import MISSING, ArrayEvaluate, Many, column_of, fold, is_
 from kalkulator.catalog import Catalog
 from kalkulator.expr import Node, names_in
 from kalkulator.graph import Graph, override_key
+from kalkulator.measurements import SPLIT_MODES
 
 ENGINE = "llama.cpp"  # the measurements are llama-bench runs
 TARGETS = ("decode_tok_s", "prefill_tok_s", "decode_efficiency_frac", "engine_bandwidth_efficiency_frac")
@@ -153,7 +154,7 @@ def settings_of(rows: pd.DataFrame, chunk_tokens: int) -> dict[str, Many]:
         "model_params_b": col(rows["params_b"].astype(float)),
         "model_active_params_b": col(rows["active_params_b"].astype(float)),
         "n_gpus": col(rows["n_devices"].astype(float)) if "n_devices" in rows.columns else 1.0,
-        "split_mode": "layer",
+        "split_mode": col(rows["split"].map(lambda v: SPLIT_MODES.get(v, "layer"))) if "split" in rows else "layer",
         "concurrent_users": 1.0,
         "cpu_offload_frac": 0.0,
         "context_tokens": col(rows["ctx"].astype(float)),

@@ -46,6 +46,10 @@ ESTIMATE_OF = {"tg": "measured_estimate_tok_s", "pp": "measured_estimate_tok_s",
 # Settings of a llama.cpp run that the published rows do not repeat: llama-bench and ./main defaults
 # (F16 KV cache, every layer on the GPU with -ngl 99, layer split over several GPUs).
 LLAMA_CPP_DEFAULTS = {"kv_cache_type": "F16", "split_mode": "layer", "cpu_offload_frac": 0}
+# A multi-GPU llama.cpp row's split (the files' split_mode column) → the engine's split_mode. llama.cpp's row split
+# (`-sm row`, and the only multi-GPU mode of builds before January 2024) divides every weight matrix across the GPUs
+# and gathers each product: the engine's tensor split, with llama.cpp's exchanges per layer (engine catalog).
+SPLIT_MODES = {"layer": "layer", "row": "tensor"}
 
 
 # ---- names as published → catalog names ---------------------------------------------------------------------
@@ -114,6 +118,7 @@ class Measurement:
     where: str  # file, table or thread within the source
     file: str
     depth_tokens: int = 0  # context already in the KV cache before the test (llama-bench -d)
+    split: str = "layer"  # how a multi-GPU run split the model: layer or row (SPLIT_MODES)
 
     @property
     def test(self) -> str:
@@ -164,6 +169,7 @@ class Measurement:
         cached = self.depth_tokens / prompt if self.metric == "pp" and prompt else 0
         return {
             **LLAMA_CPP_DEFAULTS,
+            "split_mode": SPLIT_MODES.get(self.split, "layer"),
             "gpu_name": self.gpu_name,
             "model_name": self.model_name,
             "quant_name": self.quant_name,
@@ -247,6 +253,7 @@ def load_published(catalog: Catalog, folder: Path = CALIBRATION_DIR) -> list[Mea
                         where=row["source_file_or_thread"],
                         file=path.name,
                         depth_tokens=_int(row.get("depth_tokens"), 0),
+                        split=(row.get("split_mode") or "layer").strip(),
                     )
                 )
     return out

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from kalkulator.arrays import evaluate_many
-from kalkulator.calibration import error_stats
+from kalkulator.calibration import SPLIT_WORDS, error_stats, gpus_text, residual_band
 from kalkulator.catalog import Catalog
 from kalkulator.graph import Graph
 from kalkulator.paths import CALIBRATION_DIR
@@ -128,3 +128,63 @@ def serving_summary(result: ServingFit) -> str:
         f"shapes, leave one shape out): median {100 * median:.1f} %, p90 {100 * p90:.1f} % "
         f"(fitted on all: {fitted})"
     )
+
+
+def _group(mine: list[int], result: ServingFit) -> dict:
+    """Runs, devices, GPUs per replica and held-out error (leave one shape out) of the runs `mine`."""
+    r = result.residuals[mine]
+    median, p90 = error_stats(-r / (1 + r))  # measured ÷ predicted − 1
+    runs = [result.runs[i] for i in mine]
+    return {
+        "rows": len(runs),
+        "shapes": len({run.shape for run in runs}),
+        "devices": len({run.settings["gpu_name"] for run in runs}),
+        "gpus": gpus_text(run.settings["n_gpus"] for run in runs),
+        "median": median,
+        "p90": p90,
+    }
+
+
+def engine_table(result: ServingFit) -> list[dict]:
+    """The serving runs' held-out error per engine."""
+    engines = sorted({r.settings["engine"] for r in result.runs})
+    return [
+        {"engine": e, **_group([i for i, r in enumerate(result.runs) if r.settings["engine"] == e], result)}
+        for e in engines
+    ]
+
+
+def tensor_parallel_table(result: ServingFit) -> list[dict]:
+    """The multi-GPU serving runs (tensor parallel) per engine, as rows of the multi-GPU error table."""
+    out = []
+    for engine in sorted({r.settings["engine"] for r in result.runs}):
+        mine = [i for i, r in enumerate(result.runs) if r.settings["engine"] == engine and r.settings["n_gpus"] > 1]
+        if mine:
+            out.append({"split": SPLIT_WORDS["tensor"], "engine": engine, "metric": "serving", **_group(mine, result)})
+    return out
+
+
+def speed_row(old: dict, result: ServingFit, as_of: str) -> dict:
+    """The engine's speed_params.csv row `old` with the serving fit written in: prefill share of peak FLOPS, serial
+    share, and the band (10th/90th percentile of measured ÷ predicted − 1 with each shape left out) for decode and
+    prefill alike (no prompt-only run of this engine in the data). The decode parameters stay as they are."""
+    low, high = residual_band(1 / (1 + result.residuals) - 1)
+    runs = result.runs
+    gpus = " dan ".join(f"TP{n}" for n in sorted({int(r.settings["n_gpus"]) for r in runs}))
+    return {
+        **old,
+        "prefill_efficiency_frac": result.params["prefill_efficiency_frac"],
+        "serial_frac": result.params["serving_serial_frac"],
+        "error_low_frac": low,
+        "error_high_frac": high,
+        "prefill_error_low_frac": low,
+        "prefill_error_high_frac": high,
+        "fit_points": len(runs),
+        "source": f"kalkulator calibrate pada data kalibrasi {SERVING_FILE}: prefill_efficiency_frac (porsi FLOPS "
+        f"FP8 puncak) dan serial_frac di-fit pada {len(runs)} pengujian {ENGINE} beban maksimum di "
+        f"{RUN_SETTINGS['gpu_name']} ({gpus}, {len({r.shape for r in runs})} kombinasi prompt/output); pita decode "
+        "dan prefill = persentil ke-10/ke-90 residu uji dengan satu kombinasi prompt/output disisihkan (belum ada "
+        "pengukuran prompt saja mesin ini); efisiensi bandwidth decode dan biaya per layer dari baris vllm (H200 "
+        "dengan CUDA graphs)",
+        "as_of": as_of,
+    }

@@ -370,13 +370,18 @@ def test_calibrate_errors_write_nothing(tmp_path):
 
 
 @pytest.mark.slow
-def test_accuracy_command_prints_the_table_and_the_multi_gpu_check():
+def test_accuracy_command_prints_the_tables_per_backend_split_and_engine():
     result = CliRunner().invoke(main, ["accuracy"])  # one run: it refits once per device (about a minute)
     assert result.exit_code == 0
     assert "| cuda 2025 |" in result.output and "book rule median" in result.output
     assert "Summary (leave one device out, " in result.output
     assert "Left out: " in result.output and "repeated runs differ by more than 25 %" in result.output
-    assert "Multi-GPU layer split (2–8 GPUs, " in result.output
+    assert (
+        "| layer split | llama.cpp | decode |" in result.output
+        and "| row split | llama.cpp | decode |" in result.output
+    )
+    assert "| tensor parallel | tensorrt-llm | serving | 10 |" in result.output
+    assert "| tensorrt-llm | 20 | 10 |" in result.output  # serving runs per engine: runs, prompt/output shapes
 
 
 def prefill_row(device, fp16, quant, params_b, model, prompt, seconds) -> dict:

@@ -185,7 +185,7 @@ def test_catalog_values_outside_the_quantity_domain_are_errors(catalog_copy):
 def test_an_engine_without_speed_parameters_is_an_error(catalog_copy):
     path = catalog_copy / "engines.csv"
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    lines.append("newengine,a new engine,8,test row,2026-12-01,2,20,fp32,test row,tensor\n")
+    lines.append("newengine,a new engine,8,test row,2026-12-01,2,20,fp32,test row,tensor,0\n")
     path.write_text("".join(lines), encoding="utf-8")
     with pytest.raises(CatalogError) as err:
         load_catalog(catalog_copy)

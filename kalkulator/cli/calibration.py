@@ -6,6 +6,7 @@ import csv
 import datetime as dt
 import io
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -16,10 +17,10 @@ from kalkulator.calibration import (
     CalibrationError,
     accuracy_table,
     calibrate,
-    error_stats,
-    layer_split_residuals,
     load_llama_bench,
     load_shipped,
+    multi_gpu_residuals,
+    multi_gpu_table,
     shipped_report,
     speed_rows,
     summary_line,
@@ -30,14 +31,21 @@ from kalkulator.files import write_atomic
 from kalkulator.paths import CATALOG_DIR
 from kalkulator.serving_calibration import ENGINE as SERVING_ENGINE
 from kalkulator.serving_calibration import START as SERVING_START
-from kalkulator.serving_calibration import calibrate_serving, serving_summary
+from kalkulator.serving_calibration import (
+    calibrate_serving,
+    engine_table,
+    serving_summary,
+    tensor_parallel_table,
+)
+from kalkulator.serving_calibration import speed_row as serving_speed_row
+
+
+def _pct(v: float) -> str:
+    return "–" if v != v else f"{100 * v:.1f} %"
 
 
 def format_table(rows: list[dict]) -> str:
     """The accuracy report as a Markdown table (median / p90 of |predicted ÷ measured − 1|)."""
-
-    def pct(v: float) -> str:
-        return "–" if v != v else f"{100 * v:.1f} %"
 
     lines = [
         "| backend and era | devices | held out | decode rows | decode median | decode p90 | book rule median "
@@ -47,8 +55,85 @@ def format_table(rows: list[dict]) -> str:
     for r in rows:
         lines.append(
             f"| {r['backend']} | {r['devices']} | {'yes' if r['held_out'] else 'no (in-sample)'} "
-            f"| {r['decode_points']} | {pct(r['decode_median'])} | {pct(r['decode_p90'])} | {pct(r['book_median'])} "
-            f"| {pct(r['book_p90'])} | {r['prefill_points']} | {pct(r['prefill_median'])} | {pct(r['prefill_p90'])} |"
+            f"| {r['decode_points']} | {_pct(r['decode_median'])} | {_pct(r['decode_p90'])} "
+            f"| {_pct(r['book_median'])} | {_pct(r['book_p90'])} | {r['prefill_points']} "
+            f"| {_pct(r['prefill_median'])} | {_pct(r['prefill_p90'])} |"
+        )
+    return "\n".join(lines)
+
+
+def _markdown(columns: dict[str, str], rows: list[dict]) -> str:
+    """Rows as a Markdown table: header → key of the row (median and p90 printed as percentages)."""
+    cell = lambda r, key: _pct(r[key]) if key in ("median", "p90") else str(r[key])  # noqa: E731
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(cell(r, key) for key in columns.values()) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+ERROR_COLUMNS = {"devices": "devices", "GPUs per replica": "gpus", "median": "median", "p90": "p90"}
+
+
+def format_multi(rows: list[dict]) -> str:
+    """The multi-GPU error table (llama.cpp layer and row split, tensor-parallel serving) as Markdown."""
+    return _markdown({"split": "split", "engine": "engine", "metric": "metric", "rows": "rows"} | ERROR_COLUMNS, rows)
+
+
+def format_engines(rows: list[dict]) -> str:
+    """The serving error table per engine as Markdown."""
+    return _markdown({"engine": "engine", "runs": "rows", "prompt/output shapes": "shapes"} | ERROR_COLUMNS, rows)
+
+
+@dataclass(frozen=True)
+class Accuracy:
+    """Everything `kalkulator accuracy` prints, computed once."""
+
+    single: list[dict]  # per backend and era, held out by device
+    multi: list[dict]  # per split (never fitted; tensor parallel: serving runs held out by shape)
+    engines: list[dict]  # serving runs per engine, held out by shape
+    unsteady: int
+    serving_line: str
+
+
+def accuracy_tables(catalog_dir: Path = CATALOG_DIR) -> Accuracy:
+    """The held-out error tables of the shipped data (the leave-one-device-out fits take minutes)."""
+    catalog = load_catalog_or_fail(catalog_dir)
+    try:
+        report = shipped_report(catalog)
+        multi = load_shipped(catalog, multi_gpu=True)
+    except CalibrationError as exc:
+        fail(str(exc))
+    serving = calibrate_serving(catalog)
+    return Accuracy(
+        accuracy_table(report),
+        multi_gpu_table(multi, multi_gpu_residuals(report, multi)) + tensor_parallel_table(serving),
+        engine_table(serving),
+        report.data.attrs.get("unsteady_rows", 0),
+        serving_summary(serving),
+    )
+
+
+def readme_table(a: Accuracy) -> str:
+    """The README's short table: one line per group (rows, median, p90 of |predicted ÷ measured − 1|)."""
+    lines = ["| group | rows | median | p90 |", "|---|---|---|---|"]
+    for r in a.single:
+        held = "held out" if r["held_out"] else "in-sample"
+        name = "1 GPU, all backends" if r["backend"] == "all held out" else f"1 GPU, {r['backend']}"
+        lines.append(
+            f"| {name}, decode ({held}) | {r['decode_points']} | {_pct(r['decode_median'])} | {_pct(r['decode_p90'])} |"
+        )
+        if r["backend"] == "all held out":
+            lines.append(
+                f"| {name}, prefill ({held}) | {r['prefill_points']} | {_pct(r['prefill_median'])} "
+                f"| {_pct(r['prefill_p90'])} |"
+            )
+    for r in a.multi:
+        lines.append(
+            f"| {r['gpus']} GPUs, {r['split']}, {r['engine']}, {r['metric']} | {r['rows']} "
+            f"| {_pct(r['median'])} | {_pct(r['p90'])} |"
+        )
+    for r in a.engines:
+        lines.append(
+            f"| serving, {r['engine']} (shape held out) | {r['rows']} | {_pct(r['median'])} | {_pct(r['p90'])} |"
         )
     return "\n".join(lines)
 
@@ -56,24 +141,20 @@ def format_table(rows: list[dict]) -> str:
 @click.command("accuracy")
 @click.option("--catalog", "catalog_dir", type=click.Path(file_okay=False, path_type=Path), default=CATALOG_DIR)
 def accuracy(catalog_dir: Path) -> None:
-    """Leave-one-device-out error of the speed model per backend and build era, against the book's rule."""
-    catalog = load_catalog_or_fail(catalog_dir)
-    report = shipped_report(catalog)
-    rows = accuracy_table(report)
-    click.echo(format_table(rows))
-    click.echo("\n" + summary_line(rows))
-    unsteady = report.data.attrs.get("unsteady_rows", 0)
+    """Held-out error of the speed model: per backend and build era (one device left out, against the book's
+    rule), on multi-GPU rows per split, and of the serving model per engine (one prompt/output shape left out)."""
+    a = accuracy_tables(catalog_dir)
+    click.echo(format_table(a.single))
+    click.echo("\n" + summary_line(a.single))
     click.echo(
-        f"Left out: {unsteady} measurements whose repeated runs differ by more than "
+        f"Left out: {a.unsteady} measurements whose repeated runs differ by more than "
         f"{100 * MAX_RUN_SPREAD:.0f} % of their mean (not reproducible to the goals)"
     )
-    multi = layer_split_residuals(report, load_shipped(catalog, multi_gpu=True))
-    median, p90 = error_stats(multi)
-    click.echo(
-        f"\nMulti-GPU layer split (2–8 GPUs, {multi.size} decode rows, predicted by the single-GPU fit, "
-        f"never fitted): median {100 * median:.1f} %, p90 {100 * p90:.1f} %"
-    )
-    click.echo("\n" + serving_summary(calibrate_serving(load_catalog_or_fail(catalog_dir))))
+    click.echo("\nMulti-GPU rows (llama.cpp rows predicted by the single-GPU fit, never fitted):\n")
+    click.echo(format_multi(a.multi))
+    click.echo("\n" + a.serving_line + "\n")
+    click.echo(format_engines(a.engines))
+    click.echo("\nREADME summary:\n\n" + readme_table(a))
 
 
 @click.command("calibrate")
@@ -115,21 +196,31 @@ def calibrate_cmd(
     report = shipped_report(catalog) if measurements is None else calibrate(data, min_devices=min_devices)
     if not report.fits:
         fail("no backend has measurements of both decode and enough devices to fit")
-    try:
-        serving = load_table(SPEED, catalog_dir).find(f"{SERVING_ENGINE}/any")
-        serial = serving["serial_frac"] if serving else SERVING_START[1]
-        new = speed_rows(report, engine, dt.date.today().isoformat(), origin, serial)
-    except CalibrationError as exc:
-        fail(str(exc))
+    today = dt.date.today().isoformat()
     target = catalog_dir / SPEED.file
     fields = [f.name for f in SPEED.fields]
-    kept = []
+    old = []
     if target.exists():
-        names = {r["name"].lower() for r in new}
         with open(target, newline="", encoding="utf-8") as fh:
-            # rows named engine/backend without an era belong to an older calibration of this engine
-            old = [r for r in csv.DictReader(fh) if r["name"].lower() not in names]
-            kept = [r for r in old if not (r["name"].startswith(f"{engine}/") and "@" not in r["name"])]
+            old = list(csv.DictReader(fh))
+    serving_name = f"{SERVING_ENGINE}/any"
+    serving_row = next((r for r in old if r["name"] == serving_name), None)
+    serial = float(serving_row["serial_frac"]) if serving_row else SERVING_START[1]
+    if measurements is None and serving_row is not None:
+        # the shipped data: the serving fit, its held-out band and its serial share (which the rows below carry)
+        serving_row.update(serving_speed_row(serving_row, calibrate_serving(catalog), today))
+        serial = float(serving_row["serial_frac"])
+    try:
+        new = speed_rows(report, engine, today, origin, serial)
+    except CalibrationError as exc:
+        fail(str(exc))
+    names = {r["name"].lower() for r in new}
+    # rows named engine/backend without an era belong to an older calibration of this engine
+    kept = [
+        r
+        for r in old
+        if r["name"].lower() not in names and not (r["name"].startswith(f"{engine}/") and "@" not in r["name"])
+    ]
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     writer.writeheader()

@@ -102,6 +102,7 @@ DOMAINS: dict[str, Domain] = {
     "gpu_fp8_fp32acc_tflops": Domain(0, 1e6),
     "engine_allreduces_per_layer_ratio": Domain(1, 100),
     "engine_stage_boundary_us": Domain(0, 1e6),
+    "engine_exchange_us": Domain(0, 1e6),
     # model and formats
     "model_params_b": _pos(1e5),
     "model_active_params_b": _pos(1e5),

@@ -485,6 +485,16 @@ FORMATS = (
         fallback=0,
     ),
     lookup(
+        "engine_exchange_us",
+        "engine",
+        "exchange_us",
+        "Biaya per pertukaran tensor parallel",
+        "Cost per tensor-parallel exchange",
+        "Fixed cost of each exchange in tensor parallel on top of the link's hops: the engine synchronises the GPUs "
+        "and launches each GPU's share (llama.cpp row split: per split weight matrix).",
+        fallback=0,
+    ),
+    lookup(
         "engine_accumulate_type",
         "engine",
         "accumulate",

@@ -296,9 +296,17 @@ QUANTITIES = (
         "tensor_parallel_ms",
         "Pertukaran tensor parallel per langkah",
         "Tensor-parallel exchange per step",
-        "Layers × exchanges per layer × all-reduce latency, when layers are split across GPUs in tensor parallel.",
-        "Megatron-LM tensor parallelism (Shoeybi et al. 2019): 2 all-reduces per layer; llama.cpp row split",
-        expr=multi_gpu("tensor", R("model_layers") * R("engine_allreduces_per_layer_ratio") * R("allreduce_us") / 1000),
+        "Layers × exchanges per layer × (all-reduce latency + the engine's cost per exchange), when layers are split "
+        "across GPUs in tensor parallel.",
+        "Megatron-LM tensor parallelism (Shoeybi et al. 2019): 2 all-reduces per layer; llama.cpp row split; "
+        "engine catalog: exchange_us",
+        expr=multi_gpu(
+            "tensor",
+            R("model_layers")
+            * R("engine_allreduces_per_layer_ratio")
+            * (R("allreduce_us") + R("engine_exchange_us"))
+            / 1000,
+        ),
     ),
     Quantity(
         "tensor_parallel_per_user_ms",
@@ -543,16 +551,20 @@ QUANTITIES = (
         "prefill_exchange_s",
         "Pertukaran antar-GPU saat prefill",
         "GPU exchanges in prefill",
-        "Tensor parallel: layers × exchanges per layer × (chunks × all-reduce latency + prompt tokens × time per "
-        "sequence); layer split: (GPUs − 1) × (chunks × (cost per boundary + one hop) + prompt tokens × bytes ÷ "
-        "link bandwidth). The prompt's activations cross the link like a batch of that many sequences.",
+        "Tensor parallel: layers × exchanges per layer × (chunks × (all-reduce latency + the engine's cost per "
+        "exchange) + prompt tokens × time per sequence); layer split: (GPUs − 1) × (chunks × (cost per boundary "
+        "+ one hop) + prompt tokens × bytes ÷ link bandwidth). The prompt's activations cross the link like a batch "
+        "of that many sequences.",
         LINK + "; Megatron-LM (Shoeybi et al. 2019)",
         expr=(
             multi_gpu(
                 "tensor",
                 R("model_layers")
                 * R("engine_allreduces_per_layer_ratio")
-                * (R("prefill_chunks_ratio") * R("allreduce_us") + R("prefill_new_tokens") * R("allreduce_user_us")),
+                * (
+                    R("prefill_chunks_ratio") * (R("allreduce_us") + R("engine_exchange_us"))
+                    + R("prefill_new_tokens") * R("allreduce_user_us")
+                ),
             )
             + multi_gpu(
                 "layer",
