@@ -120,13 +120,9 @@ def _parse(value: str, f: Field) -> object:
         if not number.is_integer():
             raise ValueError(f"{text!r} is not a whole number")
         number = int(number)
-    d = f.domain
-    if d is not None and d.above and number <= d.low:
-        raise ValueError(f"{text} must be > {d.low:g}")
-    if d is not None and number < d.low:
-        raise ValueError(f"{text} must be >= {d.low:g}")
-    if d is not None and number > d.high:
-        raise ValueError(f"{text} must be <= {d.high:g}")
+    problem = f.domain.problem(number) if f.domain is not None else None
+    if problem:
+        raise ValueError(f"{text} {problem}")  # the words the CLI uses for the same bound
     return number
 
 
@@ -265,6 +261,15 @@ def _check_header(header: list[str], label: str, line: int) -> None:
         seen[name] = i
 
 
+def _cited_elsewhere(schema: Schema) -> dict[str, list[str]]:
+    """Source columns other than `source`, each with the columns it cites (e.g. link_source: link_kind, ...)."""
+    out: dict[str, list[str]] = {}
+    for f in schema.fields:
+        if f.source != "source":
+            out.setdefault(f.source, []).append(f.name)
+    return out
+
+
 def load_table(schema: Schema, folder: Path) -> Table:
     """Read and validate one catalog file; errors name file:line:column with lines of the file."""
     path = folder / schema.file
@@ -310,9 +315,10 @@ def load_table(schema: Schema, folder: Path) -> Table:
         if key in seen:
             errors.append(f"{label}:{line}:name: {row['name']!r} duplicates line {seen[key]}")
         seen[key] = line
-        for f in schema.fields:  # a figure from elsewhere than the row's source names where it comes from
-            if f.source != "source" and row[f.name] not in (None, 0) and not row[f.source]:
-                errors.append(f"{label}:{line}:{f.source}: blank, but {f.name} is given; say where it comes from")
+        for source, cited in _cited_elsewhere(schema).items():  # figures from elsewhere than the row's source
+            given = [name for name in cited if row[name] not in (None, 0)]
+            if given and not row[source]:
+                errors.append(f"{label}:{line}:{source}: blank, but {', '.join(given)} given; say where they come from")
         for check in schema.checks:
             message = check(row)
             if message:
