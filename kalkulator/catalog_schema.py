@@ -1063,7 +1063,8 @@ WORKLOAD = Schema(
             ("Token teks baru per permintaan/langkah", "New text tokens per request/step"),
             0,
             100_000_000,
-            doc="new text tokens in one request's prompt (an agent: per step)",
+            doc="Text a request adds to the prompt: the whole prompt of a single request, or an agent step's new "
+            "message or tool result. From the workload preset.",
         ),
         _int(
             "output_tokens",
@@ -1089,7 +1090,7 @@ WORKLOAD = Schema(
             100_000,
             above=True,
             unit=("detik", "s"),
-            doc="longest acceptable wait for the first token, s",
+            doc="Longest acceptable average wait for the first token at the peak, from the workload preset.",
         ),
         _num(
             "sla_tpot_ms",
@@ -1098,7 +1099,8 @@ WORKLOAD = Schema(
             1_000_000,
             above=True,
             unit="ms",
-            doc="longest acceptable time per output token, ms",
+            doc="Longest acceptable time per output token at the peak (100 ms = 10 tok/s per user, faster than "
+            "reading), from the workload preset.",
         ),
         _num(
             "active_hours_per_day",
@@ -1107,28 +1109,30 @@ WORKLOAD = Schema(
             24,
             above=True,
             plausible=(0.5, 24, "hours a day with traffic"),
-            doc="hours per day in which the requests arrive",
+            doc="Hours per day in which the requests arrive (office hours: about 10), from the workload preset.",
         ),
         _int(
             "session_steps",
             ("Langkah per sesi", "Steps per session"),
             1,
             10_000,
-            doc="model calls per session (an agent's tool calls + its answer; 1 = one request)",
+            doc="Model calls in one session: an agent's tool calls and its answer (1 = a single request). Each step "
+            "re-sends the system prompt, the tool definitions and every earlier step. From the workload preset.",
         ),
         _int(
             "tool_definition_tokens",
             ("Token system + definisi tool", "System + tool-definition tokens"),
             0,
             100_000_000,
-            doc="system prompt + tool definitions sent with every step",
+            doc="System prompt and tool definitions (JSON schemas) sent with every step of a session, from the "
+            "workload preset.",
         ),
         _int(
             "images_per_request",
             ("Gambar per permintaan", "Images per request"),
             0,
             10_000,
-            doc="images sent with each request",
+            doc="Images sent with each request (each step of an agent), from the workload preset.",
         ),
         _int(
             "image_tokens",
