@@ -177,9 +177,7 @@ def test_catalog_values_outside_the_column_domain_are_errors(catalog_copy):
     path.write_text(buf.getvalue(), encoding="utf-8")
     with pytest.raises(CatalogError) as err:
         load_catalog(catalog_copy)
-    assert err.value.messages == [
-        f"{path}:2:layers: 20000 must be a whole number from 1 to 10,000"
-    ]
+    assert err.value.messages == [f"{path}:2:layers: 20000 must be a whole number from 1 to 10,000"]
 
 
 def test_a_figure_cited_by_its_own_source_column_needs_that_column(catalog_copy):
