@@ -78,3 +78,20 @@ def test_every_field_is_described_and_cited_by_a_text_column():
             if f.plausible:
                 low, high, why = f.plausible
                 assert f.domain.problem(low) is None and f.domain.problem(high) is None and why
+
+
+# Lookups that are not simply their column keep their own words: a pick between two columns, a row's name.
+OWN_WORDS = {"engine_bandwidth_efficiency_frac", "prefill_efficiency_frac", "speed_params_name"}
+
+
+def test_the_scenario_lookups_are_labelled_by_their_fields():
+    from kalkulator.catalog_schema import field_of
+    from kalkulator.quantities import inputs, workload
+
+    for q in (*inputs.QUANTITIES, *workload.QUANTITIES):
+        if q.catalog_column is None or q.name in OWN_WORDS:
+            continue
+        if q.source != "Katalog {}: kolom {}".format(*q.catalog_column):
+            continue  # a formula that also reads the column (image_tokens), not a lookup
+        f = field_of(*q.catalog_column)
+        assert (q.label_id, q.label_en, q.doc) == (f.label_id, f.label_en, f.doc), q.name
