@@ -164,17 +164,23 @@ def test_an_offer_cheaper_than_the_first_for_its_gpu_is_an_error(catalog_copy):
     assert "list each GPU's cheapest offer first" in message
 
 
-def test_catalog_values_outside_the_column_domain_are_errors(catalog_copy):
-    # One bound for the CSV row and the formulas: a model has from 1 to 10,000 layers (catalog_schema.MODEL).
+def _edit_first_row(path, column, value) -> str:
+    """Set `column` of the first data row through the csv module (values may hold commas); return the old value."""
     import csv
     import io
 
-    path = catalog_copy / "models.csv"
     rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
-    rows[1][rows[0].index("layers")] = "20000"
+    old, rows[1][rows[0].index(column)] = rows[1][rows[0].index(column)], value
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerows(rows)
     path.write_text(buf.getvalue(), encoding="utf-8")
+    return old
+
+
+def test_catalog_values_outside_the_column_domain_are_errors(catalog_copy):
+    # One bound for the CSV row and the formulas: a model has from 1 to 10,000 layers (catalog_schema.MODEL).
+    path = catalog_copy / "models.csv"
+    _edit_first_row(path, "layers", "20000")
     with pytest.raises(CatalogError) as err:
         load_catalog(catalog_copy)
     assert err.value.messages == [f"{path}:2:layers: 20000 must be a whole number from 1 to 10,000"]
@@ -182,16 +188,8 @@ def test_catalog_values_outside_the_column_domain_are_errors(catalog_copy):
 
 def test_a_figure_cited_by_its_own_source_column_needs_that_column(catalog_copy):
     # The first GPU row gives link figures; without its link_source nobody can check them.
-    import csv
-    import io
-
     path = catalog_copy / "gpus.csv"
-    rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
-    assert rows[1][rows[0].index("link_kind")]  # the premise: line 2 states an interconnect
-    rows[1][rows[0].index("link_source")] = ""
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerows(rows)
-    path.write_text(buf.getvalue(), encoding="utf-8")
+    assert _edit_first_row(path, "link_source", "")  # the premise: line 2 cites its interconnect figures
     with pytest.raises(CatalogError) as err:
         load_catalog(catalog_copy)
     (message,) = err.value.messages

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from click.testing import CliRunner
+from test_import import LLAMA_3_8B  # the published config.json, field for field
 
 from kalkulator.catalog import load_catalog
 from kalkulator.catalog_schema import MODEL, SCHEMAS
@@ -15,21 +16,6 @@ from kalkulator.importers import limits
 from kalkulator.quantities import QUANTITIES
 from kalkulator.quantities.domains import DOMAINS, PLAUSIBLE, domain_of
 from kalkulator.workbook.layout import build_layout, override_key
-
-# https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json (the fields the importer reads)
-LLAMA_3_8B = {
-    "architectures": ["LlamaForCausalLM"],
-    "hidden_size": 4096,
-    "intermediate_size": 14336,
-    "max_position_embeddings": 8192,
-    "model_type": "llama",
-    "num_attention_heads": 32,
-    "num_hidden_layers": 32,
-    "num_key_value_heads": 8,
-    "rms_norm_eps": 1e-05,
-    "tie_word_embeddings": False,
-    "vocab_size": 128256,
-}
 
 
 def test_one_model_field_sets_the_cli_the_importer_and_the_workbook(monkeypatch, tmp_path):
