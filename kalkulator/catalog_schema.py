@@ -165,7 +165,7 @@ GPU = Schema(
             doc="Peak FP32 throughput of the GPU's shader ALUs (CUDA cores, stream processors), not its tensor units.",
         ),
         _num(
-            "fp8_tflops",
+            "fp8_tflops",  # blank: no FP8 tensor units, as 0
             ("FP8 dense", "FP8 dense"),
             0,
             1_000_000,
@@ -174,7 +174,7 @@ GPU = Schema(
             doc="Peak dense FP8 matrix throughput per GPU (0 = no FP8 tensor units).",
         ),
         _num(
-            "fp4_tflops",
+            "fp4_tflops",  # blank: no FP4 tensor units, as 0
             ("FP4 dense", "FP4 dense"),
             0,
             1_000_000,
@@ -203,7 +203,7 @@ GPU = Schema(
             source="link_source",
         ),
         _num(
-            "link_bandwidth_gbs",
+            "link_bandwidth_gbs",  # blank (a GPU described by --set alone): exchanges cost nothing, fine for one GPU
             ("Bandwidth interkoneksi per arah", "Link bandwidth per direction"),
             0,
             1_000_000,
@@ -214,7 +214,7 @@ GPU = Schema(
             source="link_source",
         ),
         _num(
-            "link_latency_us",
+            "link_latency_us",  # blank: 0
             ("Latensi per lompatan", "Latency per hop"),
             0,
             1_000_000,
@@ -240,7 +240,7 @@ GPU = Schema(
             doc="where the link figures come from",
         ),
         _num(
-            "fp16_fp32acc_tflops",
+            "fp16_fp32acc_tflops",  # blank: the FP16 figure
             ("FP16 dense, akumulasi FP32", "FP16 dense, FP32 accumulate"),
             0,
             1_000_000,
@@ -251,7 +251,7 @@ GPU = Schema(
             source="accumulate_source",
         ),
         _num(
-            "fp8_fp32acc_tflops",
+            "fp8_fp32acc_tflops",  # blank: the FP8 figure
             ("FP8 dense, akumulasi FP32", "FP8 dense, FP32 accumulate"),
             0,
             1_000_000,
