@@ -98,7 +98,7 @@ def _set_field(path, line_no, column, value):
     ("file", "line", "column", "value", "message"),
     [
         ("gpus.csv", 3, "mem_bandwidth_gbs", "fast", "gpus.csv:3:mem_bandwidth_gbs: 'fast' is not a number"),
-        ("gpus.csv", 4, "vram_gib", "-24", "gpus.csv:4:vram_gib: -24 must be > 0"),
+        ("gpus.csv", 4, "vram_gib", "-24", "gpus.csv:4:vram_gib: -24 must be from 0 (exclusive) to 100,000"),
         ("gpus.csv", 5, "backend", "opencl", "gpus.csv:5:backend: 'opencl' is not one of"),
         ("gpus.csv", 6, "as_of", "last year", "gpus.csv:6:as_of: 'last year' is not a date"),
         ("gpus.csv", 7, "source", "", "gpus.csv:7:source: required value is blank"),
@@ -112,7 +112,7 @@ def _set_field(path, line_no, column, value):
             2,
             "decode_efficiency_frac",
             "1.5",
-            "speed_params.csv:2:decode_efficiency_frac: 1.5 must be <= 1",
+            "speed_params.csv:2:decode_efficiency_frac: 1.5 must be from 0 (exclusive) to 1",
         ),
     ],
 )
@@ -164,22 +164,37 @@ def test_an_offer_cheaper_than_the_first_for_its_gpu_is_an_error(catalog_copy):
     assert "list each GPU's cheapest offer first" in message
 
 
-def test_catalog_values_outside_the_quantity_domain_are_errors(catalog_copy):
-    # The schema accepts any positive whole number of layers; the formulas' domain stops at 10,000.
+def _edit_first_row(path, column, value) -> str:
+    """Set `column` of the first data row through the csv module (values may hold commas); return the old value."""
     import csv
     import io
 
-    path = catalog_copy / "models.csv"
     rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
-    rows[1][rows[0].index("layers")] = "20000"
+    old, rows[1][rows[0].index(column)] = rows[1][rows[0].index(column)], value
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerows(rows)
     path.write_text(buf.getvalue(), encoding="utf-8")
+    return old
+
+
+def test_catalog_values_outside_the_column_domain_are_errors(catalog_copy):
+    # One bound for the CSV row and the formulas: a model has from 1 to 10,000 layers (catalog_schema.MODEL).
+    path = catalog_copy / "models.csv"
+    _edit_first_row(path, "layers", "20000")
     with pytest.raises(CatalogError) as err:
         load_catalog(catalog_copy)
-    assert err.value.messages == [
-        f"{path}:2:layers: 20000 must be a whole number from 1 to 10,000 (read as model_layers)"
-    ]
+    assert err.value.messages == [f"{path}:2:layers: 20000 must be a whole number from 1 to 10,000"]
+
+
+def test_a_figure_cited_by_its_own_source_column_needs_that_column(catalog_copy):
+    # The first GPU row gives link figures; without its link_source nobody can check them.
+    path = catalog_copy / "gpus.csv"
+    assert _edit_first_row(path, "link_source", "")  # the premise: line 2 cites its interconnect figures
+    with pytest.raises(CatalogError) as err:
+        load_catalog(catalog_copy)
+    (message,) = err.value.messages
+    assert message.startswith(f"{path}:2:link_source: blank, but link_kind, ")
+    assert message.endswith(" given; say where they come from")
 
 
 def test_an_engine_without_speed_parameters_is_an_error(catalog_copy):

@@ -148,8 +148,9 @@ def test_random_bad_catalog_value(data, tmp_path_factory):
     shutil.copytree(CATALOG_DIR, folder)
     schema = data.draw(st.sampled_from(SCHEMAS))
     field = data.draw(st.sampled_from([f for f in schema.fields if f.required or f.kind != "text"]))
-    candidates = [v for v in BAD_VALUES[field.kind] if (v or field.required) and not (v == "-1" and field.low == -1)]
-    if field.positive or field.low is not None:
+    allowed = (lambda x: field.domain.problem(x) is None) if field.domain else (lambda x: False)
+    candidates = [v for v in BAD_VALUES[field.kind] if (v or field.required) and not (v == "-1" and allowed(-1))]
+    if field.domain is not None and not allowed(-5):
         candidates.append("-5")
     value = data.draw(st.sampled_from(candidates))
     path = folder / schema.file

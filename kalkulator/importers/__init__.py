@@ -9,12 +9,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# Column order of assumptions/models.csv (kalkulator.catalog.MODEL).
-ROW_COLUMNS = (
-    "name",
-    "family",
-    "params_b",
-    "active_params_b",
+from kalkulator.catalog_schema import MODEL, field_of
+
+# Column order of assumptions/models.csv.
+ROW_COLUMNS = tuple(f.name for f in MODEL.fields)
+
+
+class ModelFileError(ValueError):
+    """A model file cannot be imported; the message names the file and, where there is one, the field."""
+
+
+# The derived values checked against the model catalog's upper bounds (its Fields): a file beyond them is corrupt or
+# hostile, and its numbers would overflow the engine and the workbook (1e300 layers) instead of meaning anything.
+_LIMITED = (
     "layers",
     "hidden",
     "heads",
@@ -22,38 +29,15 @@ ROW_COLUMNS = (
     "head_dim",
     "vocab",
     "max_context",
-    "attention",
     "kv_latent_dim",
     "sliding_window",
-    "sliding_layers",
-    "source",
-    "as_of",
-    "experts",
-    "active_experts",
-    "expert_params_b",
-    "moe_source",
 )
 
 
-class ModelFileError(ValueError):
-    """A model file cannot be imported; the message names the file and, where there is one, the field."""
-
-
-# Upper bounds far beyond any published model (today's largest: ≈ 2·10¹² parameters, 160 layers, widths of ≈ 2·10⁴,
-# 2.6·10⁵-token vocabularies, 10⁷-token contexts). A file beyond them is corrupt or hostile, and its numbers would
-# overflow the engine and the workbook (1e300 layers) instead of meaning anything.
-LIMITS: dict[str, int] = {
-    "params": 10**15,
-    "layers": 10_000,
-    "hidden": 10_000_000,
-    "heads": 1_000_000,
-    "kv_heads": 1_000_000,
-    "head_dim": 1_000_000,
-    "vocab": 100_000_000,
-    "max_context": 10_000_000_000,
-    "kv_latent_dim": 10_000_000,
-    "sliding_window": 10_000_000_000,
-}
+def limits() -> dict[str, int]:
+    """The largest value of each derived count: the model columns' hard bounds (parameters: params_b × 10⁹)."""
+    out = {"params": int(field_of("model", "params_b").domain.high * 1e9)}  # type: ignore[union-attr]
+    return out | {key: int(field_of("model", key).domain.high) for key in _LIMITED}  # type: ignore[union-attr]
 
 
 @dataclass
@@ -180,8 +164,8 @@ def too_large(where: str, value: int, limit: int) -> ModelFileError:
 
 
 def plausible(derived: DerivedModel, path: object) -> DerivedModel:
-    """Return `derived`, or raise ModelFileError naming the first value above LIMITS (catalog column names)."""
-    for key, limit in LIMITS.items():
+    """Return `derived`, or raise ModelFileError naming the first value above its column's bound (catalog names)."""
+    for key, limit in limits().items():
         value = getattr(derived, key)
         if value > limit:
             raise too_large(f"{path}: {'parameters' if key == 'params' else key}", value, limit)

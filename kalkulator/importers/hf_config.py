@@ -25,7 +25,7 @@ from kalkulator.importers import (
 )
 
 _MISSING = object()
-_MAX_FIELD = 10_000_000_000  # no size, count or context in a config.json comes near; LIMITS checks the result
+_MAX_FIELD = 10_000_000_000  # no config.json field comes near; the model Fields bound the result
 
 # transformers' Gemma3TextConfig defaults: the published Gemma 3 4B/12B/27B configs omit these in text_config.
 _GEMMA3_DEFAULTS: dict[str, Any] = {

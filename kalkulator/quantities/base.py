@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from kalkulator.catalog_schema import field_of
 from kalkulator.expr import IF, IFERROR, INDEX, MATCH, Col, Node, R, Value
 
 
@@ -188,9 +189,9 @@ def lookup(
     name: str,
     table: str,
     column: str,
-    label_id: str,
-    label_en: str,
-    doc: str,
+    label_id: str = "",
+    label_en: str = "",
+    doc: str = "",
     fallback: float | str = 0,
     instead: tuple[Node, str] | None = None,
     row_name: str | None = None,
@@ -198,6 +199,9 @@ def lookup(
     demanded: bool = True,
 ) -> Quantity:
     """A value read from the chosen catalog row (`fallback` when none is chosen); a yellow cell can replace it.
+
+    Labels and doc left blank are the column's (its Field); give them only for a quantity that is not simply the
+    column (a second API's price, a pick between two columns).
 
     `instead` = (condition, other column): read the other column of the same row when the condition holds.
     `row_name`: the row quantity to read (default `<table>_row`), for a second choice from the same table.
@@ -208,11 +212,12 @@ def lookup(
     value: Node = INDEX(Col(table, column), row)
     if instead is not None:
         value = IF(instead[0], INDEX(Col(table, instead[1]), row), value)
+    f = field_of(table, column)
     return Quantity(
         name,
-        label_id,
-        label_en,
-        doc,
+        label_id or f.label_id,
+        label_en or f.label_en,
+        doc or f.doc,
         f"Katalog {table}: kolom {column}" + (f" / {instead[1]}" if instead else ""),
         expr=IF(row > 0, value, fallback),
         overridable=True,

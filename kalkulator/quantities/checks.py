@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from kalkulator.expr import AND, IF, JOIN, NE, NOT, OR, ROUND, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
-from kalkulator.quantities.domains import PLAUSIBLE, domain_of, settable_numbers
+from kalkulator.quantities.domains import domain_of, plausible_of, settable_numbers
 
 OK = Msg("OK", "OK")
 
@@ -178,11 +178,10 @@ def range_text(quantities: Iterable[Quantity]) -> Quantity:
 
 def plausible_text(quantities: Iterable[Quantity]) -> Quantity:
     """Typed numbers outside their plausible range, each with the range (blank when none)."""
-    names = {q.name for q in quantities}
+    ranges = [(q.name, plausible_of(q)) for q in quantities]
     terms = [
         IF(OR(R(name) < low, R(name) > high), f" {name} ({low:,g}–{high:,g} {why})", "")
-        for name, (low, high, why) in PLAUSIBLE.items()
-        if name in names
+        for name, (low, high, why) in ((name, p) for name, p in ranges if p is not None)
     ]
     return Quantity(
         "implausible_text",

@@ -1,0 +1,1224 @@
+"""The catalog columns: one Field per column of assumptions/*.csv, the only place its facts are stated.
+
+A Field gives a column's type, hard domain (what any value must satisfy, in a CSV row, a `--set` value or a
+workbook cell), plausible range (allowed, but the status line names it), bilingual label, unit, doc and the column
+that cites it. The catalog loader, the quantities that look a column up (their label, doc and domain, hence the
+CLI and the workbook's data validation), the model importers' limits and the catalog sheets' headers read it here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from kalkulator.domain import BIG, Domain
+
+
+@dataclass
+class Field:
+    """One catalog column (mutable only so a test can change a fact in its one place and watch every reader)."""
+
+    name: str
+    kind: str  # text | number | int | enum | date
+    label_id: str = ""
+    label_en: str = ""
+    unit_id: str = ""  # shown after the label in the catalog sheet's header: "Memory bandwidth (GB/s)"
+    unit_en: str = ""
+    doc: str = ""
+    required: bool = True  # False: a blank cell is allowed (the formulas read it as 0)
+    domain: Domain | None = None  # number and int columns: the hard bounds of any value
+    plausible: tuple[float, float, str] | None = None  # (low, high, what the range is) of a typical value
+    choices: tuple[str, ...] = ()  # enum columns
+    source: str = "source"  # the column that cites this value (link figures: link_source, ...)
+
+    def label(self, lang: str) -> str:
+        return self.label_id if lang == "id" else self.label_en
+
+    def header(self, lang: str) -> str:
+        """The catalog sheet's column header in `lang` (id or en): the label and its unit in parentheses."""
+        label, unit = self.label(lang), self.unit_id if lang == "id" else self.unit_en
+        if not unit:
+            return label
+        return f"{label[:-1]}, {unit})" if label.endswith(")") else f"{label} ({unit})"
+
+
+def _pair(text: str | tuple[str, str]) -> tuple[str, str]:
+    return (text, text) if isinstance(text, str) else text
+
+
+def _text(name: str, label: tuple[str, str], unit: str | tuple[str, str] = "", **kw: object) -> Field:
+    return Field(name, "text", *label, *_pair(unit), **kw)  # type: ignore[arg-type]
+
+
+def _enum(name: str, label: tuple[str, str], unit: str | tuple[str, str] = "", **kw: object) -> Field:
+    return Field(name, "enum", *label, *_pair(unit), **kw)  # type: ignore[arg-type]
+
+
+def _date(name: str, label: tuple[str, str], **kw: object) -> Field:
+    return Field(name, "date", *label, **kw)  # type: ignore[arg-type]
+
+
+def _num(
+    name: str,
+    label: tuple[str, str],
+    low: float,
+    high: float,
+    above: bool = False,
+    unit: str | tuple[str, str] = "",
+    **kw: object,
+) -> Field:
+    """A number column from `low` (exclusive when `above`) to `high`."""
+    return Field(name, "number", *label, *_pair(unit), domain=Domain(low, high, above=above), **kw)  # type: ignore[arg-type]
+
+
+def _int(
+    name: str, label: tuple[str, str], low: int, high: float, unit: str | tuple[str, str] = "", **kw: object
+) -> Field:
+    """A whole-number column from `low` to `high`."""
+    return Field(name, "int", *label, *_pair(unit), domain=Domain(low, high, integer=True), **kw)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Schema:
+    key: str  # short table id used in formulas: gpu, model, ...
+    file: str
+    fields: tuple[Field, ...]
+    title_id: str
+    title_en: str
+    checks: tuple[Callable[[dict], str | None], ...] = ()
+
+    def field(self, name: str) -> Field:
+        return next(f for f in self.fields if f.name == name)
+
+    def header(self, name: str, lang: str) -> str:
+        """The workbook column header of field `name` in `lang` (id or en); the CSV keeps the field name."""
+        return self.field(name).header(lang)
+
+
+_SOURCE = (
+    _text("source", ("Sumber", "Source"), doc="where the figures come from"),
+    _date("as_of", ("Per tanggal", "As of"), doc="date of the figures"),
+)
+BACKENDS = ("cuda", "rocm", "metal", "vulkan", "sycl", "cpu")
+# Interconnect kinds: one-hop kinds (a switch or a full mesh) need two hops per all-reduce whatever the GPU count.
+LINK_KINDS = (
+    "pcie3x16",
+    "pcie4x8",
+    "pcie4x16",
+    "pcie5x8",
+    "pcie5x16",
+    "nvlink-bridge",
+    "nvlink",
+    "nvswitch",
+    "xgmi-mesh",
+    "roce-mesh",
+    "network",
+    "unified",
+)
+
+GPU = Schema(
+    "gpu",
+    "gpus.csv",
+    (
+        _text("name", ("Nama", "Name")),
+        _enum("vendor", ("Vendor", "Vendor"), choices=("NVIDIA", "AMD", "Intel", "Apple", "CPU")),
+        _enum("segment", ("Segmen", "Segment"), choices=("consumer", "workstation", "datacenter", "apple", "cpu")),
+        _enum(
+            "backend", ("Backend", "Backend"), choices=BACKENDS, doc="Compute backend: cuda, rocm, metal, sycl, cpu."
+        ),
+        _num(
+            "mem_bandwidth_gbs",
+            ("Bandwidth memori", "Memory bandwidth"),
+            0,
+            1_000_000,
+            above=True,
+            unit="GB/s",
+            plausible=(1, 100000, "GB/s of one accelerator (HBM3e: about 8,000)"),
+            doc="Peak memory bandwidth per GPU (vendor figure).",
+        ),
+        _num(
+            "vram_gib",
+            ("Memori GPU, angka pemasaran", "GPU memory, as marketed"),
+            0,
+            100_000,
+            above=True,
+            unit="GiB",
+            doc="Vendors' '24 GB' is 24 GiB of memory.",
+        ),
+        _num(
+            "fp16_tflops",
+            ("FP16 dense", "FP16 dense"),
+            0,
+            1_000_000,
+            above=True,
+            unit="TFLOPS",
+            plausible=(0.01, 100000, "TFLOPS of one accelerator"),
+            doc="Peak dense FP16 matrix throughput per GPU.",
+        ),
+        _num(
+            "fp32_tflops",
+            ("FP32 non-tensor", "FP32 non-tensor"),
+            0,
+            1_000_000,
+            above=True,
+            unit="TFLOPS",
+            doc="Peak FP32 throughput of the GPU's shader ALUs (CUDA cores, stream processors), not its tensor units.",
+        ),
+        _num(
+            "fp8_tflops",  # blank: no FP8 tensor units, as 0
+            ("FP8 dense", "FP8 dense"),
+            0,
+            1_000_000,
+            unit="TFLOPS",
+            required=False,
+            doc="Peak dense FP8 matrix throughput per GPU (0 = no FP8 tensor units).",
+        ),
+        _num(
+            "fp4_tflops",  # blank: no FP4 tensor units, as 0
+            ("FP4 dense", "FP4 dense"),
+            0,
+            1_000_000,
+            unit="TFLOPS",
+            required=False,
+            doc="Peak dense FP4 (NVFP4/MXFP4) matrix throughput per GPU (0 = none).",
+        ),
+        _enum(
+            "memory_type",
+            ("Jenis memori", "Memory type"),
+            choices=("gddr", "hbm", "lpddr", "ddr"),
+            doc="gddr, hbm, lpddr or ddr: llama.cpp reaches a smaller share of HBM's peak bandwidth.",
+        ),
+        _num(
+            "tdp_w", ("Daya GPU (TDP)", "GPU power (TDP)"), 0, 100_000, above=True, unit="W", doc="Board power per GPU."
+        ),
+        _num("price_usd", ("Harga", "Price"), 0, 10_000_000, unit="USD", required=False, doc="list/street price, USD"),
+        *_SOURCE,
+        _enum(
+            "link_kind",
+            ("Interkoneksi antar-GPU", "GPU interconnect"),
+            choices=LINK_KINDS,
+            required=False,
+            doc="PCIe generation × lanes, NVLink bridge, NVLink, NVSwitch, an all-to-all mesh, a network or unified "
+            "memory.",
+            source="link_source",
+        ),
+        _num(
+            "link_bandwidth_gbs",  # blank (a GPU described by --set alone): exchanges cost nothing, fine for one GPU
+            ("Bandwidth interkoneksi per arah", "Link bandwidth per direction"),
+            0,
+            1_000_000,
+            above=True,
+            unit="GB/s",
+            required=False,
+            doc="What one GPU can send to the others per second (PCIe 4.0 x16: 31.5 GB/s; NVLink 4: 450 GB/s).",
+            source="link_source",
+        ),
+        _num(
+            "link_latency_us",  # blank: 0
+            ("Latensi per lompatan", "Latency per hop"),
+            0,
+            1_000_000,
+            unit="µs",
+            required=False,
+            doc="Time of one GPU-to-GPU step of an exchange with peer-to-peer access (copy start, flag, "
+            "synchronisation).",
+            source="link_source",
+        ),
+        _enum(
+            "p2p",
+            ("P2P antar-GPU aktif?", "GPU peer-to-peer enabled?"),
+            choices=("yes", "no"),
+            required=False,
+            doc="yes when the driver lets GPUs copy to each other directly; no (GeForce) stages every copy through "
+            "host memory: two copies per hop.",
+            source="link_source",
+        ),
+        _text(
+            "link_source",
+            ("Sumber interkoneksi", "Interconnect source"),
+            required=False,
+            doc="where the link figures come from",
+        ),
+        _num(
+            "fp16_fp32acc_tflops",  # blank: the FP16 figure
+            ("FP16 dense, akumulasi FP32", "FP16 dense, FP32 accumulate"),
+            0,
+            1_000_000,
+            unit="TFLOPS",
+            required=False,
+            doc="Peak dense FP16 matrix throughput when products are summed in FP32 (GeForce: half the FP16-accumulate"
+            " peak; 0 = the FP16 figure).",
+            source="accumulate_source",
+        ),
+        _num(
+            "fp8_fp32acc_tflops",  # blank: the FP8 figure
+            ("FP8 dense, akumulasi FP32", "FP8 dense, FP32 accumulate"),
+            0,
+            1_000_000,
+            unit="TFLOPS",
+            required=False,
+            doc="Peak dense FP8 matrix throughput when products are summed in FP32 (GeForce: half; 0 = the FP8 "
+            "figure).",
+            source="accumulate_source",
+        ),
+        _text(
+            "accumulate_source",
+            ("Sumber laju akumulasi", "Accumulation source"),
+            required=False,
+            doc="where the FP32-accumulate rates come from",
+        ),
+    ),
+    "Katalog GPU",
+    "GPU catalog",
+)
+
+
+def _active_le_total(row: dict) -> str | None:
+    if row["active_params_b"] > row["params_b"] * (1 + 1e-9):
+        return "active_params_b: greater than params_b"
+    return None
+
+
+def _sliding_le_layers(row: dict) -> str | None:
+    if row["sliding_layers"] > row["layers"]:
+        return "sliding_layers: greater than layers"
+    if row["sliding_layers"] > 0 and row["sliding_window"] <= 0:
+        return "sliding_window: must be > 0 when sliding_layers > 0"
+    return None
+
+
+def _experts_consistent(row: dict) -> str | None:
+    experts, active = row["experts"] or 0, row["active_experts"] or 0
+    if active > experts:
+        return "active_experts: greater than experts"
+    if (row["expert_params_b"] or 0) > row["params_b"]:
+        return "expert_params_b: greater than params_b"
+    if experts and not row["expert_params_b"]:
+        return "expert_params_b: must be > 0 when experts > 0"
+    return None
+
+
+def _heads_divisible(row: dict) -> str | None:
+    if row["heads"] % row["kv_heads"]:
+        return "kv_heads: does not divide heads"
+    return None
+
+
+MODEL = Schema(
+    "model",
+    "models.csv",
+    # Hard bounds far beyond any published model (the largest today: ≈ 2·10¹² parameters, ≈ 160 layers, widths of
+    # ≈ 2·10⁴, ≈ 2.6·10⁵-token vocabularies, ≈ 10⁷-token contexts), so only a typo or a corrupt file breaks them. They
+    # used to differ between the formulas' domains and the importers' limits (hidden 10⁶ vs 10⁷, heads 10⁴ vs 10⁶,
+    # head_dim 10⁵ vs 10⁶, contexts 10⁹ vs 10¹⁰, parameters 10¹⁴ vs 10¹⁵): the tighter bound is kept, still ≥ 50×
+    # the largest real value (hidden ≤ 10⁶ is plenty; heads ≤ 10⁴).
+    (
+        _text("name", ("Nama", "Name")),
+        _text("family", ("Keluarga", "Family")),
+        _num(
+            "params_b",
+            ("Parameter total", "Total parameters"),
+            0,
+            100_000,
+            above=True,
+            unit=("miliar", "billions"),
+            doc="All parameters held in memory (for MoE: every expert).",
+        ),
+        _num(
+            "active_params_b",
+            ("Parameter aktif per token", "Active parameters per token"),
+            0,
+            100_000,
+            above=True,
+            unit=("miliar", "billions"),
+            doc="Parameters used per token (MoE: routed experts only).",
+        ),
+        _int("layers", ("Jumlah layer", "Layers"), 1, 10_000, doc="Transformer blocks."),
+        _int("hidden", ("Dimensi hidden", "Hidden size"), 1, 1_000_000, doc="Model width."),
+        _int("heads", ("Jumlah attention head", "Attention heads"), 1, 10_000, doc="Query heads per layer."),
+        _int(
+            "kv_heads",
+            ("Jumlah KV head", "KV heads"),
+            1,
+            10_000,
+            doc="Key/value heads per layer (GQA/MQA share them across query heads).",
+        ),
+        _int("head_dim", ("Dimensi per head", "Head dimension"), 1, 100_000, doc="Width of one head."),
+        _int("vocab", ("Ukuran vocab", "Vocabulary"), 1, 100_000_000, doc="Tokens in the vocabulary."),
+        _int(
+            "max_context",
+            ("Konteks maksimum model", "Model max context"),
+            1,
+            1_000_000_000,
+            unit=("token", "tokens"),
+            doc="Longest context the model supports.",
+        ),
+        _enum("attention", ("Jenis attention", "Attention type"), choices=("mha", "gqa", "mqa", "mla")),
+        _int(
+            "kv_latent_dim",
+            ("Lebar laten KV (MLA)", "KV latent width (MLA)"),
+            0,
+            1_000_000,
+            doc="MLA models cache one latent vector per layer and token instead of K and V (0 = not MLA).",
+        ),
+        _int(
+            "sliding_window",
+            ("Jendela sliding window", "Sliding window"),
+            0,
+            1_000_000_000,
+            unit=("token", "tokens"),
+            doc="Tokens kept by sliding-window (local) attention layers (0 = none).",
+        ),
+        _int(
+            "sliding_layers",
+            ("Layer sliding window", "Sliding-window layers"),
+            0,
+            10_000,
+            doc="Layers that keep only the window instead of the whole context.",
+        ),
+        *_SOURCE,
+        _int(
+            "experts",
+            ("Jumlah expert per layer MoE", "Experts per MoE layer"),
+            0,
+            100_000,  # published MoE layers route among a few hundred experts at most
+            required=False,
+            source="moe_source",
+            doc="Routed experts each MoE layer chooses from (0 = dense model).",
+        ),
+        _int(
+            "active_experts",
+            ("Expert aktif per token", "Active experts per token"),
+            0,
+            100_000,
+            required=False,
+            source="moe_source",
+            doc="Routed experts each token goes to (top-k; shared experts are always read and counted elsewhere).",
+        ),
+        _num(
+            "expert_params_b",
+            ("Parameter semua expert terarah", "Parameters of all routed experts"),
+            0,
+            100_000,  # as params_b
+            unit=("miliar", "billions"),
+            required=False,
+            source="moe_source",
+            doc="All routed experts of all layers; the rest (attention, embeddings, shared experts) is read every "
+            "step.",
+        ),
+        _text("moe_source", ("Sumber MoE", "MoE source"), required=False, doc="where the expert figures come from"),
+    ),
+    "Katalog Model",
+    "Model catalog",
+    (_active_le_total, _sliding_le_layers, _heads_divisible, _experts_consistent),
+)
+
+QUANT = Schema(
+    "quant",
+    "quants.csv",
+    (
+        _text("name", ("Nama", "Name")),
+        _enum(
+            "kind",
+            ("Jenis format bobot", "Weight format kind"),
+            choices=("float", "int", "gguf", "awq", "gptq", "exl2", "mxfp4", "nvfp4", "nf4"),
+            doc="float, int, gguf, awq, gptq, exl2, mxfp4 or nf4: quantized weights prefill at another efficiency.",
+        ),
+        _num(
+            "bits_per_weight",
+            ("Bit per parameter", "Bits per parameter"),
+            0,
+            64,
+            above=True,
+            doc="Effective bits per weight of the chosen format.",
+        ),
+        _enum(
+            "compute",
+            ("Presisi komputasi format", "Compute precision of the format"),
+            choices=("fp16", "fp8", "fp4"),
+            doc="fp16, fp8 or fp4: the matrix units the format computes in (W4A16 formats such as Q4_K_M or AWQ: "
+            "fp16).",
+        ),
+        _enum(
+            "dequant",
+            ("Jenis dekuantisasi", "Dequantisation kind"),
+            choices=("none", "block", "superblock"),
+            doc="none (float weights), block (one scale per block: Q4_0, Q8_0, AWQ…) or superblock (K-quants, "
+            "I-quants): super-block formats cost the cores more work per weight byte in decode.",
+        ),
+        *_SOURCE,
+    ),
+    "Kuantisasi",
+    "Quantizations",
+)
+
+KV_CACHE = Schema(
+    "kv_cache",
+    "kv_cache_types.csv",
+    (
+        _text("name", ("Nama", "Name")),
+        _num(
+            "bits_per_value",
+            ("Bit per nilai KV", "Bits per KV value"),
+            0,
+            64,
+            above=True,
+            doc="Bits stored per cached key/value element.",
+        ),
+        *_SOURCE,
+    ),
+    "Presisi KV cache",
+    "KV-cache precisions",
+)
+
+ENGINE = Schema(
+    "engine",
+    "engines.csv",
+    (
+        _text("name", ("Nama", "Name")),
+        _text("description", ("Keterangan", "Description")),
+        _int(
+            "max_batch",
+            ("Batas batch mesin", "Engine batch limit"),
+            1,
+            1_000_000,
+            doc="Sequences one replica decodes at most (the engine's default; raise it in the engine's settings).",
+        ),
+        *_SOURCE,
+        _int(
+            "allreduces_per_layer",
+            ("Pertukaran antar-GPU per layer (tensor parallel)", "GPU exchanges per layer (tensor parallel)"),
+            1,
+            100,
+            source="parallel_source",
+            doc="Exchanges per layer and step when layers are split across GPUs: 2 all-reduces (Megatron: after "
+            "attention and after the MLP); llama.cpp row split gathers every split weight matrix's result (7 per "
+            "layer).",
+        ),
+        _num(
+            "stage_boundary_us",
+            ("Biaya per batas layer split", "Cost per layer-split boundary"),
+            0,
+            1_000_000,
+            unit="µs",
+            doc="Fixed cost each time a step passes from one GPU's layers to the next (synchronise, hand over "
+            "activations).",
+            source="parallel_source",
+        ),
+        _enum(
+            "accumulate",
+            ("Akumulasi kernel matriks mesin", "Engine's matrix accumulation"),
+            choices=("fp16", "fp32"),
+            doc="fp32: the engine's FP16/FP8 kernels sum in FP32 (vLLM-class), at GeForce's half rate; fp16: they sum "
+            "in FP16 (llama.cpp's cuBLAS path), at the full rate.",
+            source="parallel_source",
+        ),
+        _text(
+            "parallel_source",
+            ("Sumber multi-GPU", "Multi-GPU source"),
+            doc="where the multi-GPU and accumulation figures come from",
+        ),
+        _enum(
+            "default_split",
+            ("Mode multi-GPU bawaan", "Default multi-GPU split"),
+            choices=("layer", "tensor"),
+            doc="how the engine splits a model over GPUs unless told otherwise (layer: in turn; tensor: together)",
+            source="parallel_source",
+        ),
+        _num(
+            "exchange_us",
+            ("Biaya per pertukaran tensor parallel", "Cost per tensor-parallel exchange"),
+            0,
+            1_000_000,
+            unit="µs",
+            doc="Fixed cost of each exchange in tensor parallel on top of the link's hops: the engine synchronises "
+            "the GPUs and launches each GPU's share (llama.cpp row split: per split weight matrix).",
+            source="parallel_source",
+        ),
+    ),
+    "Mesin inferensi",
+    "Inference engines",
+)
+
+# A weight format's class as engines support it: the quant kind, with float formats computed in FP8 apart (FP8).
+FORMAT_CLASSES = ("float", "fp8", "int", "nf4", "awq", "gptq", "exl2", "mxfp4", "nvfp4", "gguf")
+SUPPORT = Schema(
+    "support",
+    "engine_support.csv",
+    (
+        _text(
+            "name",
+            ("Nama", "Name"),
+            doc="engine/backend, engine/format or engine/backend/format: one pair the engine runs (formats: float, "
+            "fp8, int, nf4, awq, gptq, exl2, mxfp4, nvfp4, gguf)",
+        ),
+        *_SOURCE,
+    ),
+    "Dukungan mesin",
+    "Engine support",
+)
+
+SPEED = Schema(
+    "speed",
+    "speed_params.csv",
+    (
+        _text("name", ("Nama", "Name"), doc="engine/backend@era (or without @era), engine/any as the fallback"),
+        _num(
+            "decode_efficiency_frac",
+            ("Efisiensi bandwidth decode", "Decode bandwidth efficiency"),
+            0,
+            1,
+            above=True,
+            unit="0–1",
+            doc="share of peak bandwidth reached in decode (GDDR, LPDDR, DDR)",
+        ),
+        _num(
+            "decode_efficiency_hbm_frac",
+            ("Efisiensi decode di HBM", "Decode efficiency on HBM"),
+            0,
+            1,
+            above=True,
+            unit="0–1",
+            doc="same on HBM memory",
+        ),
+        _num(
+            "layer_overhead_ms",
+            ("Overhead per layer per langkah", "Fixed cost per layer and step"),
+            0,
+            1000,
+            unit="ms",
+            doc="Kernel launches and synchronisation per layer of each decode step.",
+        ),
+        _num(
+            "attention_ns",
+            ("Biaya attention per layer per token konteks", "Attention cost per layer and context token"),
+            0,
+            1_000_000,
+            unit="ns",
+            doc="Extra time per layer for each token in the context (attention without a fused kernel grows with it).",
+        ),
+        _num(
+            "prefill_efficiency_frac",
+            ("Efisiensi prefill", "Prefill efficiency"),
+            0,
+            1,
+            above=True,
+            unit="0–1",
+            doc="share of peak FP16 FLOPS reached in prefill, float weights",
+        ),
+        _num(
+            "prefill_efficiency_quant_frac",
+            ("Efisiensi prefill terkuantisasi", "Quantized prefill efficiency"),
+            0,
+            1,
+            above=True,
+            unit="0–1",
+            doc="same with quantized weights",
+        ),
+        _num(
+            "prefill_layer_overhead_us",
+            ("Overhead prefill per layer per token", "Prefill cost per layer and prompt token"),
+            0,
+            1_000_000,
+            unit="µs",
+            doc="Fixed cost per layer for each prompt token (kernel launches).",
+        ),
+        _num(
+            "decode_flop_per_byte",
+            ("Kerja ALU per byte bobot saat decode", "ALU work per byte streamed in decode"),
+            0,
+            BIG,
+            unit="FLOP/byte",
+            doc="Peak FP16 FLOPs the GPU must have per byte it streams in decode (loads, dequantisation, dot "
+            "products): a GPU with few cores for its bandwidth cannot reach the kernels' efficiency (0 = no such "
+            "limit).",
+        ),
+        _num(
+            "decode_superblock_work_ratio",
+            ("Rasio kerja ALU format super-blok", "Super-block formats' ALU work ratio"),
+            0,
+            10,
+            above=True,
+            doc="ALU work per byte of super-block formats (K-quants such as Q4_K_M, I-quants) ÷ that of block formats "
+            "such as Q4_0: their scales and codebooks cost more instructions per weight.",
+        ),
+        _num(
+            "prefill_attention_efficiency_frac",
+            ("Efisiensi komputasi attention prefill", "Prefill attention efficiency"),
+            0,
+            1,
+            above=True,
+            unit="0–1",
+            doc="Share of the peak FLOPS the attention of a prompt reaches (query × key and softmax × value over the "
+            "context): less than the weight matrix multiplies, and what makes a prompt after a long context slow.",
+        ),
+        _num(
+            "prefill_alu_work_ratio",
+            ("Kerja ALU prefill bobot terkuantisasi", "ALU work of quantized prefill"),
+            0,
+            10,
+            unit="op/FLOP",
+            doc="Shader-ALU operations per weight-multiply FLOP when the prompt's weights are quantized (dequantising,"
+            " integer packing, scales): they run at the FP32 rate of the ordinary cores, beside the tensor units.",
+        ),
+        _int(
+            "prefill_chunk_tokens",
+            ("Ukuran potongan prefill", "Prefill chunk size"),
+            0,
+            BIG,
+            unit=("token", "tokens"),
+            doc="Prompt tokens the engine processes per step (llama.cpp micro-batch -ub 512; vLLM/TensorRT-LLM token "
+            "budget): every chunk reads the weights it needs once.",
+        ),
+        _int(
+            "fp8_fp4_units",
+            ("Kernel FP8/FP4 dipakai?", "FP8/FP4 kernels used?"),
+            0,
+            1,
+            unit="0/1",
+            doc="1 when the engine computes FP4 formats (MXFP4, NVFP4) on the GPU's FP4 units; 0 when it widens them "
+            "first (FP8 formats use FP8 units where the GPU has them).",
+        ),
+        _num(
+            "serial_frac",
+            ("Porsi waktu memori/komputasi yang tidak tumpang tindih", "Share of memory/compute time not overlapped"),
+            0,
+            1,
+            unit="0–1",
+            doc="A serving step takes the longer of its memory and compute time plus this share of the shorter one (0 "
+            "= perfect overlap, the roofline; 1 = no overlap).",
+        ),
+        _num(
+            "error_low_frac",
+            ("Batas bawah galat kecepatan", "Speed error, lower bound"),
+            -1,
+            0,
+            unit="0–1",
+            doc="10th percentile of measured ÷ predicted − 1 on devices held out of the fit.",
+        ),
+        _num(
+            "error_high_frac",
+            ("Batas atas galat kecepatan", "Speed error, upper bound"),
+            0,
+            10,
+            unit="0–1",
+            doc="90th percentile of measured ÷ predicted − 1 on devices held out of the fit.",
+        ),
+        _num(
+            "prefill_error_low_frac",
+            ("Batas bawah galat kecepatan prefill", "Prefill speed error, lower bound"),
+            -1,
+            0,
+            unit="0–1",
+            doc="10th percentile of measured ÷ predicted − 1 for prompt speed on devices held out of the fit.",
+        ),
+        _num(
+            "prefill_error_high_frac",
+            ("Batas atas galat kecepatan prefill", "Prefill speed error, upper bound"),
+            0,
+            10,
+            unit="0–1",
+            doc="90th percentile of measured ÷ predicted − 1 for prompt speed on devices held out of the fit.",
+        ),
+        _int(
+            "fit_points",
+            ("Jumlah pengukuran", "Measurements"),
+            0,
+            BIG,
+            doc="measurements behind the fit (0 = assumption)",
+        ),
+        *_SOURCE,
+    ),
+    "Parameter kecepatan",
+    "Speed parameters",
+)
+
+
+def _one_currency(row: dict) -> str | None:
+    if (row["usd_per_hour"] is None) == (row["idr_per_hour"] is None):
+        return "idr_per_hour: give exactly one of usd_per_hour and idr_per_hour"
+    return None
+
+
+TARIFF = Schema(
+    "tariff",
+    "tariffs.csv",
+    (
+        _text("name", ("Nama", "Name")),
+        _enum("kind", ("Jenis tarif", "Tariff kind"), choices=("pln", "datacenter")),
+        _num(
+            "idr_per_kwh",
+            ("Rp/kWh", "Rp/kWh"),
+            0,
+            1_000_000,
+            plausible=(300, 10000, "PLN tariffs are about Rp 1,000–2,500 per kWh"),
+        ),
+        *_SOURCE,
+    ),
+    "Tarif listrik",
+    "Electricity tariffs",
+)
+
+CLOUD = Schema(
+    "cloud",
+    "cloud_gpus.csv",
+    (
+        _text("name", ("Nama", "Name")),
+        _text("provider", ("Penyedia", "Provider")),
+        _text("gpu", ("GPU", "GPU")),
+        _int("gpus", ("GPU per instance", "GPUs per instance"), 1, 1024),
+        _num(
+            "usd_per_hour",
+            ("USD/jam", "USD/hour"),
+            0,
+            BIG,
+            above=True,
+            required=False,
+            doc="on-demand price of the instance",
+        ),
+        _num(
+            "idr_per_hour",
+            ("Rp/jam", "Rp/hour"),
+            0,
+            BIG,
+            above=True,
+            required=False,
+            doc="price of the instance in rupiah",
+        ),
+        _num(
+            "spot_usd_per_hour",
+            ("Spot USD/jam", "Spot USD/hour"),
+            0,
+            BIG,
+            above=True,
+            required=False,
+            doc="spot/community price",
+        ),
+        _text("region", ("Region", "Region")),
+        *_SOURCE,
+    ),
+    "Cloud GPU per jam",
+    "Cloud GPUs by the hour",
+    (_one_currency,),
+)
+
+API = Schema(
+    "api",
+    "api_prices.csv",
+    (
+        _text("name", ("Nama", "Name")),
+        _text("provider", ("Penyedia", "Provider")),
+        _text(
+            "model",
+            ("Model yang dilayani", "Model served"),
+            doc="the model the row serves: a catalog model name for open models, else the provider's model",
+        ),
+        _text(
+            "family_class",
+            ("Keluarga|kelas ukuran", "Family|size class"),
+            required=False,
+            doc="catalog family|size class of that model (small ≤ 15 B, medium ≤ 40 B, large ≤ 150 B, frontier), blank"
+            " for closed models",
+        ),
+        _num("input_usd_per_1m", ("Input USD/1 juta token", "Input USD/1M tokens"), 0, 10_000),
+        _num("output_usd_per_1m", ("Output USD/1 juta token", "Output USD/1M tokens"), 0, 10_000),
+        _num(
+            "cached_input_usd_per_1m",
+            ("Input dari cache USD/1 juta token", "Cached input USD/1M tokens"),
+            0,
+            10_000,
+            required=False,
+            doc="price of prompt tokens read from the provider's cache",
+        ),
+        _num(
+            "batch_discount_frac",
+            ("Diskon batch", "Batch discount"),
+            0,
+            1,
+            unit="0–1",
+            required=False,
+            doc="discount of the provider's batch API (blank = no batch API)",
+        ),
+        *_SOURCE,
+    ),
+    "Harga API",
+    "API prices",
+)
+
+HOSTING = Schema(
+    "hosting",
+    "hosting.csv",
+    (
+        _text("name", ("Nama", "Name")),
+        _enum("mode", ("Mode", "Mode"), choices=("colocation", "dedicated")),
+        _num("idr_per_month", ("Rp/bulan", "Rp/month"), 0, BIG, above=True),
+        _int("gpus", ("GPU dalam paket", "GPUs in the plan"), 0, 10_000),
+        _text(
+            "gpu", ("GPU", "GPU"), required=False, doc="GPU model a dedicated server comes with (blank for rack space)"
+        ),
+        _num(
+            "kw_included",
+            ("Daya termasuk", "Power included"),
+            0,
+            10_000,
+            unit="kW",
+            doc="power included in the rent, kW (more is billed per kWh)",
+        ),
+        *_SOURCE,
+    ),
+    "Colocation dan dedicated",
+    "Colocation and dedicated servers",
+)
+
+COOLING_TYPES = ("data-centre", "precision-ac", "liquid", "immersion", "office-ac", "none")
+
+DEPLOYMENT = Schema(
+    "deployment",
+    "deployments.csv",
+    (
+        _text("name", ("Nama", "Name")),
+        _int("gpus_per_server", ("GPU per server", "GPUs per server"), 1, 1024, doc="GPUs one server (or board) holds"),
+        _int(
+            "whole_servers",
+            ("Beli per server utuh", "Bought in whole servers"),
+            0,
+            1,
+            unit="0/1",
+            doc="1 = GPUs are bought only in whole servers or boards (SXM: HGX/DGX)",
+        ),
+        _num(
+            "server_capex_idr",
+            ("Platform per server tanpa GPU", "Platform per server without GPUs"),
+            0,
+            BIG,
+            unit="Rp",
+            doc="platform of one server without its GPUs: CPUs, memory, board, PSUs, chassis",
+        ),
+        _num(
+            "host_power_w",
+            ("Daya host per server", "Host power per server"),
+            0,
+            1_000_000,
+            unit="W",
+            doc="power of one server besides its GPUs, at load",
+        ),
+        _num(
+            "network_capex_idr",
+            ("Jaringan per server", "Network per server"),
+            0,
+            BIG,
+            unit="Rp",
+            doc="NICs, switch ports and cabling per server",
+        ),
+        _num(
+            "storage_capex_idr",
+            ("Penyimpanan per server", "Storage per server"),
+            0,
+            BIG,
+            unit="Rp",
+            doc="NVMe (RAID) per server",
+        ),
+        _num(
+            "setup_capex_idr",
+            ("Instalasi per server", "Installation per server"),
+            0,
+            BIG,
+            unit="Rp",
+            doc="racking, wiring and installation per server",
+        ),
+        _num(
+            "maintenance_frac",
+            ("Pemeliharaan per tahun", "Maintenance per year"),
+            0,
+            1,
+            unit=("porsi capex", "share of capex"),
+            doc="spare parts, support contract and repairs per year, as a share of the capex",
+        ),
+        _num(
+            "staff_fte_per_server",
+            ("SDM per server", "Staff per server"),
+            0,
+            BIG,
+            unit="FTE",
+            doc="engineers (full-time equivalents) per server",
+        ),
+        _num(
+            "staff_salary_idr_per_month",
+            ("Gaji per FTE per bulan", "Salary per FTE per month"),
+            0,
+            BIG,
+            unit="Rp",
+            doc="cost of one engineer per month",
+        ),
+        _enum(
+            "cooling_type",
+            ("Pendinginan", "Cooling"),
+            choices=COOLING_TYPES,
+            doc="how the room is cooled (sets the PUE)",
+        ),
+        _text("tariff_name", ("Tarif listrik", "Electricity tariff"), doc="electricity tariff (a name in tariffs.csv)"),
+        _text(
+            "colocation_name",
+            ("Paket colocation", "Colocation plan"),
+            doc="rack plan in colocation (a name in hosting.csv)",
+        ),
+        *_SOURCE,
+    ),
+    "Profil penempatan",
+    "Deployment profiles",
+)
+
+BOARD = Schema(
+    "board",
+    "boards.csv",
+    (
+        _text("name", ("Nama", "Name")),
+        _text("gpu", ("GPU", "GPU"), doc="catalog GPU the board carries"),
+        _int("gpus", ("GPU per board", "GPUs per board"), 1, BIG, doc="GPUs on one board"),
+        _num(
+            "price_usd", ("Harga board", "Board price"), 0, BIG, above=True, unit="USD", doc="price of the whole board"
+        ),
+        *_SOURCE,
+    ),
+    "GPU yang dijual per board (SXM/OAM)",
+    "GPUs sold only as boards (SXM/OAM)",
+)
+
+MEASURED = Schema(
+    "measured",
+    "measurements.csv",
+    (
+        _text("name", ("Nama", "Name")),
+        _text("gpu_name", ("GPU", "GPU"), unit=("katalog", "catalog"), doc="catalog GPU the measurement ran on"),
+        _text("model_name", ("Model", "Model"), unit=("katalog", "catalog"), doc="catalog model"),
+        _text("quant_name", ("Kuantisasi", "Quantization"), doc="catalog quantization"),
+        _text("kv_cache_type", ("Presisi KV cache", "KV-cache precision"), doc="catalog KV-cache precision"),
+        _text("engine", ("Mesin inferensi", "Inference engine"), doc="catalog engine"),
+        _int("n_gpus", ("Jumlah GPU", "GPUs"), 1, BIG),
+        _int(
+            "concurrent_users",
+            ("Batch", "Batch"),
+            1,
+            BIG,
+            unit=("pengguna", "users"),
+            doc="sequences decoded at once (llama-bench: 1)",
+        ),
+        _num(
+            "cpu_offload_frac",
+            ("Porsi bobot di RAM sistem", "Share of weights in system RAM"),
+            0,
+            1,
+            doc="share of weights in system RAM (llama-bench -ngl 99: 0)",
+        ),
+        _num(
+            "prefix_cache_hit_frac",
+            ("Porsi prompt dari prefix cache", "Share of the prompt from a prefix cache"),
+            0,
+            1,
+            doc="share of the prompt already in the KV cache",
+        ),
+        _int(
+            "prompt_tokens",
+            ("Token prompt", "Prompt tokens"),
+            0,
+            BIG,
+            doc="tokens before generation (tg) or processed (pp)",
+        ),
+        _int("output_tokens", ("Token output", "Output tokens"), 0, BIG, doc="tokens generated"),
+        _num(
+            "context_tokens",
+            ("Konteks saat diukur", "Context when measured"),
+            0,
+            BIG,
+            unit=("token", "tokens"),
+            doc="KV-cache length the speed is estimated at: prompt + output/2 for tg (llama-bench averages the run), "
+            "the prompt for pp",
+        ),
+        _enum(
+            "measured_metric_type",
+            ("Yang diukur", "Measured"),
+            unit="tg/pp",
+            choices=("tg", "pp"),
+            doc="tg = decode tok/s, pp = prefill tok/s",
+        ),
+        _num(
+            "measured_tok_s",
+            ("Kecepatan terukur", "Measured speed"),
+            0,
+            BIG,
+            above=True,
+            unit="tok/s",
+            doc="the published figure",
+        ),
+        _text("build", ("Build", "Build"), doc="engine build (commit or build number) as published"),
+        _text(
+            "build_era_text",
+            ("Generasi build", "Build era"),
+            doc="speed-parameter era of that build: 2025 = current builds, 2024 = up to mid-2024",
+        ),
+        _text("hardware", ("Perangkat menurut sumber", "Device as published"), doc="the device as the source names it"),
+        *_SOURCE,
+    ),
+    "Pengukuran terbitan",
+    "Published measurements",
+)
+
+WORKLOAD = Schema(
+    "workload",
+    "workloads.csv",
+    (
+        _text("name", ("Nama", "Name")),
+        _int(
+            "text_prompt_tokens",
+            ("Token teks baru per permintaan/langkah", "New text tokens per request/step"),
+            0,
+            100_000_000,
+            doc="Text a request adds to the prompt: the whole prompt of a single request, or an agent step's new "
+            "message or tool result. From the workload preset.",
+        ),
+        _int(
+            "output_tokens",
+            ("Token output", "Output tokens"),
+            1,
+            10_000_000,
+            doc="Tokens generated per request (decode), from the workload preset; type a count to replace it.",
+        ),
+        _num(
+            "prefix_cache_hit_frac",
+            ("Porsi prompt dari prefix cache", "Share of the prompt from the prefix cache"),
+            0,
+            1,
+            unit="0–1",
+            doc="Share of each prompt already in the KV cache (a shared system prompt, earlier turns of a chat): no "
+            "prefill compute for it, though new tokens still attend to it; APIs bill it at their cached price. "
+            "From the workload preset; type a share to replace it.",
+        ),
+        _num(
+            "sla_ttft_s",
+            ("Target TTFT", "TTFT target"),
+            0,
+            100_000,
+            above=True,
+            unit=("detik", "s"),
+            doc="Longest acceptable average wait for the first token at the peak, from the workload preset.",
+        ),
+        _num(
+            "sla_tpot_ms",
+            ("Target TPOT", "TPOT target"),
+            0,
+            1_000_000,
+            above=True,
+            unit="ms",
+            doc="Longest acceptable time per output token at the peak (100 ms = 10 tok/s per user, faster than "
+            "reading), from the workload preset.",
+        ),
+        _num(
+            "active_hours_per_day",
+            ("Jam aktif per hari", "Active hours per day"),
+            0,
+            24,
+            above=True,
+            plausible=(0.5, 24, "hours a day with traffic"),
+            doc="Hours per day in which the requests arrive (office hours: about 10), from the workload preset.",
+        ),
+        _int(
+            "session_steps",
+            ("Langkah per sesi", "Steps per session"),
+            1,
+            10_000,
+            doc="Model calls in one session: an agent's tool calls and its answer (1 = a single request). Each step "
+            "re-sends the system prompt, the tool definitions and every earlier step. From the workload preset.",
+        ),
+        _int(
+            "tool_definition_tokens",
+            ("Token system + definisi tool", "System + tool-definition tokens"),
+            0,
+            100_000_000,
+            doc="System prompt and tool definitions (JSON schemas) sent with every step of a session, from the "
+            "workload preset.",
+        ),
+        _int(
+            "images_per_request",
+            ("Gambar per permintaan", "Images per request"),
+            0,
+            10_000,
+            doc="Images sent with each request (each step of an agent), from the workload preset.",
+        ),
+        _int(
+            "image_tokens",
+            ("Token per gambar", "Tokens per image"),
+            0,
+            1_000_000,
+            doc="tokens the vision encoder gives one image",
+        ),
+        *_SOURCE,
+    ),
+    "Profil beban kerja",
+    "Workload presets",
+)
+
+VISION = Schema(
+    "vision",
+    "vision_encoders.csv",
+    (
+        _text("name", ("Nama", "Name")),
+        _num(
+            "params_b",
+            ("Parameter total", "Total parameters"),
+            0,
+            BIG,
+            above=True,
+            unit=("miliar", "billions"),
+            doc="encoder parameters, billions (kept at 16 bits beside a quantized model)",
+        ),
+        _int(
+            "image_px",
+            ("Sisi gambar", "Image side"),
+            1,
+            BIG,
+            unit="px",
+            doc="image side the encoder works at, pixels (one tile or crop)",
+        ),
+        _int(
+            "patches_per_image",
+            ("Patch per gambar", "Patches per image"),
+            1,
+            BIG,
+            doc="patches the encoder computes per image (its sequence length)",
+        ),
+        _int(
+            "tokens_per_image",
+            ("Token per gambar", "Tokens per image"),
+            1,
+            BIG,
+            doc="tokens one image adds to the prompt (after any merging or pooling)",
+        ),
+        *_SOURCE,
+    ),
+    "Encoder visi",
+    "Vision encoders",
+)
+
+SCHEMAS: tuple[Schema, ...] = (
+    GPU,
+    MODEL,
+    QUANT,
+    KV_CACHE,
+    ENGINE,
+    SUPPORT,
+    SPEED,
+    TARIFF,
+    CLOUD,
+    API,
+    HOSTING,
+    DEPLOYMENT,
+    BOARD,
+    WORKLOAD,
+    VISION,
+    MEASURED,
+)
+
+
+def field_of(table: str, column: str) -> Field:
+    """The Field of `table`.`column` (table by its key: gpu, model, ...)."""
+    return next(s for s in SCHEMAS if s.key == table).field(column)
