@@ -58,7 +58,6 @@ def test_tiny_active_hours_do_not_give_a_fleet_of_1e300_gpus():
     assert isinstance(values["answer_tco_idr"], str)  # the answer block shows the reason, not 1.6e300 GPUs' cost
 
 
-
 @pytest.mark.parametrize(
     ("lang", "words"),
     [

@@ -22,7 +22,6 @@ from kalkulator.quantities.base import BOOLEAN_FORMAT
 from kalkulator.scenario import ScenarioError, check_inputs, outputs, resolve
 from kalkulator.workbook.layout import load_plan
 
-
 # A yes/no answer in the table's language (JSON keeps true/false, scenario CSVs TRUE/FALSE).
 YES_NO = {"id": ("tidak", "ya"), "en": ("no", "yes")}
 
