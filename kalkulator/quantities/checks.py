@@ -83,6 +83,25 @@ CHECKS = (
     ),
     Check(
         "run",
+        NOT(R("engine_compute_capability_flag")),
+        JOIN(
+            Msg("Kernel ", "The "),
+            R("engine"),
+            Msg(" untuk format ", " kernels for the "),
+            R("quant_name"),
+            Msg(" butuh kapabilitas komputasi CUDA ", " format need CUDA compute capability "),
+            R("engine_min_compute_capability"),
+            Msg(" atau lebih, GPU ini ", " or newer, this GPU has "),
+            R("gpu_compute_capability"),
+            Msg(
+                ": pilih GPU yang lebih baru atau format lain (GPTQ, GGUF).",
+                ": choose a newer GPU or another format (GPTQ, GGUF).",
+            ),
+        ),
+        Msg("GPU terlalu lama untuk kernel ini", "GPU too old for these kernels"),
+    ),
+    Check(
+        "run",
         NOT(R("fits_in_vram")),
         Msg(
             "Tidak muat di VRAM: tambah GPU, kurangi konteks atau pengguna, atau pakai kuantisasi lebih kecil.",

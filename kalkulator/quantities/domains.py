@@ -96,6 +96,7 @@ DOMAINS: dict[str, Domain] = {
     "gpu_fp8_tflops": Domain(0, 1e6),
     "gpu_fp4_tflops": Domain(0, 1e6),
     "gpu_tdp_w": Domain(0, 1e5),
+    "gpu_compute_capability": Domain(0, 99),
     "gpu_link_bandwidth_gbs": _pos(1e6),  # 0 would make every exchange instantaneous, not impossible
     "gpu_link_latency_us": Domain(0, 1e6),
     "gpu_fp16_fp32acc_tflops": Domain(0, 1e6),  # 0 = use the FP16 figure

@@ -209,6 +209,16 @@ GPU = (
         "FP4 dense",
         "Peak dense FP4 (NVFP4/MXFP4) matrix throughput per GPU (0 = none).",
     ),
+    lookup(
+        "gpu_compute_capability",
+        "gpu",
+        "compute_capability",
+        "Kapabilitas komputasi CUDA",
+        "CUDA compute capability",
+        "NVIDIA's SM version of the GPU (7.0 Volta, 7.5 Turing, 8.0/8.6 Ampere, 8.9 Ada, 9.0 Hopper, 10.0/12.0 "
+        "Blackwell); 0 = not an NVIDIA GPU or not known, and then no engine kernel limit is applied.",
+        demanded=False,
+    ),
     lookup("gpu_tdp_w", "gpu", "tdp_w", "Daya GPU (TDP)", "GPU power (TDP)", "Board power per GPU."),
     lookup(
         "gpu_backend",
@@ -556,6 +566,40 @@ FORMATS = (
                 0,
             )
             > 0,
+        ),
+    ),
+    Quantity(
+        "engine_min_compute_capability",
+        "Kapabilitas komputasi minimum kernel mesin",
+        "Minimum compute capability of the engine's kernels",
+        "The lowest CUDA compute capability the engine's kernels for this format run on (engine/backend/format "
+        "row, else engine/format; 0 = no limit): vLLM's AWQ needs 7.5 (Turing), its FP8 8.0 (Ampere via Marlin).",
+        "Katalog dukungan mesin (assumptions/engine_support.csv, kolom min_compute_capability): tabel Supported "
+        "Hardware vLLM",
+        expr=IFERROR(
+            INDEX(
+                Col("support", "min_compute_capability"),
+                MATCH(JOIN(R("engine"), "/", R("gpu_backend"), "/", R("quant_format_text")), Col("support", "name")),
+            ),
+            IFERROR(
+                INDEX(
+                    Col("support", "min_compute_capability"),
+                    MATCH(JOIN(R("engine"), "/", R("quant_format_text")), Col("support", "name")),
+                ),
+                0,
+            ),
+        ),
+    ),
+    Quantity(
+        "engine_compute_capability_flag",
+        "GPU cukup baru untuk kernel mesin?",
+        "GPU new enough for the engine's kernels?",
+        "TRUE when the GPU's compute capability reaches the engine's minimum for this format, or when either is "
+        "0 (no limit, or not an NVIDIA GPU).",
+        "Katalog GPU (compute_capability) dan dukungan mesin (min_compute_capability)",
+        expr=OR(
+            R("gpu_compute_capability") <= 0,
+            R("gpu_compute_capability") >= R("engine_min_compute_capability"),
         ),
     ),
     Quantity(
