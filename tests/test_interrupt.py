@@ -74,6 +74,7 @@ def old_set(tmp_path_factory, new_set) -> dict[str, bytes]:
     return files
 
 
+@pytest.mark.slow
 def test_two_processes_build_the_same_bytes(tmp_path, new_set):
     out = tmp_path / "dist"
     done = subprocess.run([*BUILD, "--out", str(out)], env=_env("2"), capture_output=True, text=True, timeout=300)
@@ -83,6 +84,7 @@ def test_two_processes_build_the_same_bytes(tmp_path, new_set):
         assert again[name] == new_set[name], name
 
 
+@pytest.mark.slow
 def test_the_reference_workbooks_open(new_set, old_set, tmp_path):
     import openpyxl
 
@@ -208,6 +210,7 @@ def test_a_staging_folder_in_use_is_left_alone(tmp_path):
     assert hidden(out) == []
 
 
+@pytest.mark.slow
 def test_build_check_reports_and_build_removes_leftovers(tmp_path, new_set):
     out = tmp_path / "dist"
     out.mkdir()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import openpyxl
 import pytest
 
-from kalkulator.build import build
 from kalkulator.graph import override_key
 from kalkulator.workbook.verify import expected_values
 
@@ -23,11 +22,6 @@ def _table(built, settings=None):
     for k, label in enumerate(s.labels):
         ends[label] = tuple(by[("sens", 0, f"{s.key}_copy_{k}_{up}_{out}")] for out in s.outputs for up in (0, 1))
     return values, ends, sorted_labels, changes
-
-
-@pytest.fixture(scope="module")
-def built_en(catalog):
-    return build("en", catalog)
 
 
 def test_gpu_price_swing_is_the_depreciation_of_a_fifth_of_the_gpus(built_en):
