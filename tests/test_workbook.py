@@ -20,7 +20,7 @@ from kalkulator.workbook.verify import parts, verify
 from kalkulator.workbook.writer import render
 
 # Functions present without an _xlfn. prefix in Excel, LibreOffice Calc and Google Sheets, and evaluated
-# correctly by `formulas` 1.3 (shared/notes/formulas-probe.md §1.3, §7.4).
+# correctly by `formulas` 1.3 (the formulas probe notes §1.3, §7.4; tests/README.md says where they are).
 PORTABLE = {
     "IF",
     "IFERROR",
