@@ -391,6 +391,11 @@ MODEL = (
     ),
 )
 
+# The engine-support rows that admit the chosen format: engine/format (any backend) and engine/backend/format.
+SUPPORT_FORMAT_ROW = MATCH(JOIN(R("engine"), "/", R("quant_format_text")), Col("support", "name"))
+SUPPORT_BACKEND_FORMAT_ROW = MATCH(
+    JOIN(R("engine"), "/", R("gpu_backend"), "/", R("quant_format_text")), Col("support", "name")
+)
 FORMATS = (
     row_of("quant", "quant_name", "Baris kuantisasi", "Quantization row"),
     lookup(
@@ -560,12 +565,8 @@ FORMATS = (
         expr=OR(
             EQ(R("engine_row"), 0),
             EQ(R("quant_row"), 0),
-            IFERROR(MATCH(JOIN(R("engine"), "/", R("quant_format_text")), Col("support", "name")), 0) > 0,
-            IFERROR(
-                MATCH(JOIN(R("engine"), "/", R("gpu_backend"), "/", R("quant_format_text")), Col("support", "name")),
-                0,
-            )
-            > 0,
+            IFERROR(SUPPORT_FORMAT_ROW, 0) > 0,
+            IFERROR(SUPPORT_BACKEND_FORMAT_ROW, 0) > 0,
         ),
     ),
     Quantity(
@@ -577,17 +578,8 @@ FORMATS = (
         "Katalog dukungan mesin (assumptions/engine_support.csv, kolom min_compute_capability): tabel Supported "
         "Hardware vLLM",
         expr=IFERROR(
-            INDEX(
-                Col("support", "min_compute_capability"),
-                MATCH(JOIN(R("engine"), "/", R("gpu_backend"), "/", R("quant_format_text")), Col("support", "name")),
-            ),
-            IFERROR(
-                INDEX(
-                    Col("support", "min_compute_capability"),
-                    MATCH(JOIN(R("engine"), "/", R("quant_format_text")), Col("support", "name")),
-                ),
-                0,
-            ),
+            INDEX(Col("support", "min_compute_capability"), SUPPORT_BACKEND_FORMAT_ROW),
+            IFERROR(INDEX(Col("support", "min_compute_capability"), SUPPORT_FORMAT_ROW), 0),
         ),
     ),
     Quantity(
