@@ -211,6 +211,7 @@ def test_catalog_text_is_never_a_formula(catalog_copy, tmp_path):
     assert cells and all(c.data_type == "s" for c in cells)
 
 
+@pytest.mark.slow  # both workbooks and the page, built and compared (CI also runs build --check)
 def test_committed_dist_is_current():
     from click.testing import CliRunner
 
