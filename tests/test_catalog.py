@@ -115,6 +115,21 @@ def _set_field(path, line_no, column, value):
         ("models.csv", 2, "layers", "32.5", "models.csv:2:layers: '32.5' is not a whole number"),
         ("models.csv", 3, "active_params_b", "999", "models.csv:3:active_params_b: greater than params_b"),
         ("quants.csv", 2, "bits_per_weight", "nan", "quants.csv:2:bits_per_weight: 'nan' is not a finite number"),
+        # The architecture minimum of vLLM's AWQ row (7.5) typed as a name or below 0.
+        (
+            "engine_support.csv",
+            41,
+            "min_compute_capability",
+            "Turing",
+            "engine_support.csv:41:min_compute_capability: 'Turing' is not a number",
+        ),
+        (
+            "engine_support.csv",
+            41,
+            "min_compute_capability",
+            "-1",
+            "engine_support.csv:41:min_compute_capability: -1 must be >= 0",
+        ),
         (
             "speed_params.csv",
             2,
