@@ -37,6 +37,7 @@ OUTPUTS = (
     "fits_in_vram",
     "engine_backend_flag",
     "engine_format_flag",
+    "engine_compute_capability_flag",
     "sla_text",
     "sla_ttft_requests_per_s",
     "sla_tpot_batch_users",
@@ -218,6 +219,8 @@ def _reason(r: Mapping[str, Value]) -> str | None:
     """Why a candidate cannot serve the workload (None when it can)."""
     if not r["engine_backend_flag"] or not r["engine_format_flag"]:
         return "engine cannot run it"
+    if not r["engine_compute_capability_flag"]:
+        return "GPU too old for the engine's kernels"
     if not r["fits_in_vram"]:
         return "does not fit"
     if (_number(r["sla_ttft_requests_per_s"]) or 0) <= 0:

@@ -1,4 +1,4 @@
-"""Shared fixtures: the shipped catalog, the graph and a built workbook on disk."""
+"""Shared fixtures: the shipped catalog, the graph and the built workbooks (each built once per run)."""
 
 from __future__ import annotations
 
@@ -43,6 +43,11 @@ def calc(catalog):
 @pytest.fixture(scope="session")
 def built_id(catalog):
     return build("id", catalog)
+
+
+@pytest.fixture(scope="session")
+def built_en(catalog):
+    return build("en", catalog)
 
 
 @pytest.fixture(scope="session")

@@ -17,11 +17,10 @@ from kalkulator.workbook.verify import Evaluator
 
 
 @pytest.fixture(scope="module")
-def books(catalog):
+def books(built_id, built_en):
     """lang → (Built, the workbook read back with its cached values)."""
     out = {}
-    for lang in ("id", "en"):
-        built = build(lang, catalog)
+    for lang, built in (("id", built_id), ("en", built_en)):
         out[lang] = (built, openpyxl.load_workbook(io.BytesIO(built.data), data_only=True))
     return out
 
@@ -99,6 +98,7 @@ def test_percentage_inputs_hold_shares_under_a_real_percent_format(books):
     assert [f for f in formats if '"%"' in f] == []  # no literal "%" after a 0–100 number
 
 
+@pytest.mark.slow
 def test_a_typed_12_percent_means_12_percent_in_the_formulas(books, tmp_path):
     """What Excel, LibreOffice and Sheets store for "12%" (0.12) gives the VAT multiplier 1 + 12/100."""
     built, _ = books["en"]

@@ -1,6 +1,6 @@
 """The book's worked examples for the memory and speed chain, recomputed by hand; errata where it is wrong.
 
-Book: shared/seeds/003_06321c9005abb9fa.txt ("Kalkulasi Token Generation"); L = line in that file.
+Book: *Kalkulasi Token Generation*; L = line of its text (tests/README.md says where maintainers find it).
 """
 
 from __future__ import annotations

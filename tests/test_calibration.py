@@ -71,6 +71,7 @@ def synthetic() -> pd.DataFrame:
     return framed(rows)
 
 
+@pytest.mark.slow  # a least-squares fit over a synthetic fleet
 def test_fit_recovers_known_parameters():
     p = cal.fit_decode(synthetic())
     assert p.efficiency == pytest.approx(TRUE["eta"], rel=1e-4)
@@ -112,6 +113,7 @@ def test_fit_recovers_the_super_block_work_ratio():
     assert p.efficiency == pytest.approx(0.85, rel=1e-3)
 
 
+@pytest.mark.slow  # a least-squares fit over a synthetic fleet
 def test_one_device_of_a_later_era_tests_the_earlier_decode_fit():
     # The synthetic CUDA 2025 fleet (η 0.9 GDDR, 0.08 ms per layer) plus one "2026" device whose two rows run
     # 20 % slower: one device cannot tell an era from itself, so 2026 decode keeps the 2025 fit, and its rows

@@ -1,6 +1,6 @@
 """The book's three case studies (examples/book_case_studies.csv): kalkulator's decision and the corrected figures.
 
-Book: shared/seeds/003_06321c9005abb9fa.txt, Bab 17 (L = line); the corrections are rows 33–35 of the book audit.
+Book: *Kalkulasi Token Generation*, Bab 17 (L = line of its text; tests/README.md); corrections worked out below.
 Every expected figure is worked out here from the book's inputs.
 """
 

@@ -15,59 +15,67 @@ def test_shipped_catalogs_are_large_enough(catalog):
     assert {"llama.cpp", "vllm", "tensorrt-llm", "sglang", "exllamav2", "mlc-llm"} == set(catalog["engine"].names)
 
 
+# The buyer's figures of each device family, from the vendors' spec sheets (memory in GB as sold, bandwidth in GB/s):
+# NVIDIA product pages and datasheets (GeForce RTX 3090/4090/5090, RTX A6000, RTX 6000 Ada, V100, L4, L40S, A100,
+# H100, H200, DGX B200, DGX Spark), AWS EC2 G5 for the A10G, AMD's RX 7900 XTX and Instinct MI300X pages, Intel's
+# Gaudi 3 whitepaper and Arc B580 page, Apple's technical specifications; CPUs: channels × 8 bytes × MT/s.
 @pytest.mark.parametrize(
-    "name",
+    ("name", "vram", "bandwidth_gbs"),
     [
-        "RTX 3090 24GB",
-        "RTX 4090 24GB",
-        "RTX 5090 32GB",
-        "RTX A6000 48GB",
-        "RTX 6000 Ada 48GB",
-        "V100 SXM2 32GB",
-        "A10G 24GB",
-        "L4 24GB",
-        "L40S 48GB",
-        "A100 PCIe 40GB",
-        "A100 SXM 80GB",
-        "H100 SXM 80GB",
-        "H100 NVL 94GB",
-        "H200 SXM 141GB",
-        "B200 180GB",
-        "DGX Spark GB10 128GB",
-        "RX 7900 XTX 24GB",
-        "Instinct MI300X 192GB",
-        "Gaudi 3 128GB",
-        "Arc B580 12GB",
-        "Apple M2 Ultra 192GB",
-        "Apple M4 Max 128GB",
-        "CPU DDR5-6400 dual-channel",
-        "CPU DDR5-4800 12-channel server",
+        ("RTX 3090 24GB", 24, 936),
+        ("RTX 4090 24GB", 24, 1008),
+        ("RTX 5090 32GB", 32, 1792),
+        ("RTX A6000 48GB", 48, 768),
+        ("RTX 6000 Ada 48GB", 48, 960),
+        ("V100 SXM2 32GB", 32, 900),
+        ("A10G 24GB", 24, 600),
+        ("L4 24GB", 24, 300),
+        ("L40S 48GB", 48, 864),
+        ("A100 PCIe 40GB", 40, 1555),
+        ("A100 SXM 80GB", 80, 2039),
+        ("H100 SXM 80GB", 80, 3350),
+        ("H100 NVL 94GB", 94, 3900),
+        ("H200 SXM 141GB", 141, 4800),
+        ("B200 180GB", 180, 8000),
+        ("DGX Spark GB10 128GB", 128, 273),
+        ("RX 7900 XTX 24GB", 24, 960),
+        ("Instinct MI300X 192GB", 192, 5300),
+        ("Gaudi 3 128GB", 128, 3700),
+        ("Arc B580 12GB", 12, 456),
+        ("Apple M2 Ultra 192GB", 192, 800),
+        ("Apple M4 Max 128GB", 128, 546),
+        ("CPU DDR5-6400 dual-channel", 64, 2 * 8 * 6400 / 1000),
+        ("CPU DDR5-4800 12-channel server", 768, 12 * 8 * 4800 / 1000),
     ],
 )
-def test_gpu_coverage(catalog, name):
-    assert catalog["gpu"].find(name) is not None
+def test_gpu_rows_carry_the_spec_sheet_memory_and_bandwidth(catalog, name, vram, bandwidth_gbs):
+    row = catalog["gpu"].find(name)
+    assert (row["vram_gib"], row["mem_bandwidth_gbs"]) == (vram, pytest.approx(bandwidth_gbs, rel=1e-12))
 
 
+# Each model's shape as its config.json on Hugging Face gives it (num_hidden_layers, hidden_size,
+# num_key_value_heads; Llama 4 and Gemma 3 in text_config): huggingface.co/<org>/<model>/blob/main/config.json.
 @pytest.mark.parametrize(
-    "name",
+    ("name", "layers", "hidden", "kv_heads"),
     [
-        "Llama-2-7B",
-        "Llama-3-8B",
-        "Llama-3.1-405B",
-        "Llama-3.2-1B",
-        "Llama-3.3-70B",
-        "Llama-4-Scout-17B-16E",
-        "Qwen2.5-72B",
-        "Qwen3-30B-A3B",
-        "Gemma-3-27B",
-        "Mixtral-8x22B",
-        "DeepSeek-R1",
-        "Phi-4",
-        "gpt-oss-120b",
+        ("Llama-2-7B", 32, 4096, 32),
+        ("Llama-3-8B", 32, 4096, 8),
+        ("Llama-3.1-405B", 126, 16384, 8),
+        ("Llama-3.2-1B", 16, 2048, 8),
+        ("Llama-3.3-70B", 80, 8192, 8),
+        ("Llama-4-Scout-17B-16E", 48, 5120, 8),
+        ("Qwen2.5-72B", 80, 8192, 8),
+        ("Qwen3-30B-A3B", 48, 2048, 4),
+        ("Gemma-3-27B", 62, 5376, 16),
+        ("Mixtral-8x22B", 56, 6144, 8),
+        ("DeepSeek-R1", 61, 7168, 128),
+        ("Phi-4", 40, 5120, 10),
+        ("gpt-oss-120b", 36, 2880, 8),
     ],
 )
-def test_model_coverage(catalog, name):
-    assert catalog["model"].find(name) is not None
+def test_model_rows_carry_the_config_shape(catalog, name, layers, hidden, kv_heads):
+    row = catalog["model"].find(name)
+    assert (row["layers"], row["hidden"], row["kv_heads"]) == (layers, hidden, kv_heads)
 
 
 def test_every_row_has_source_and_date(catalog):
@@ -107,6 +115,21 @@ def _set_field(path, line_no, column, value):
         ("models.csv", 2, "layers", "32.5", "models.csv:2:layers: '32.5' is not a whole number"),
         ("models.csv", 3, "active_params_b", "999", "models.csv:3:active_params_b: greater than params_b"),
         ("quants.csv", 2, "bits_per_weight", "nan", "quants.csv:2:bits_per_weight: 'nan' is not a finite number"),
+        # The architecture minimum of vLLM's AWQ row (7.5) typed as a name or below 0.
+        (
+            "engine_support.csv",
+            41,
+            "min_compute_capability",
+            "Turing",
+            "engine_support.csv:41:min_compute_capability: 'Turing' is not a number",
+        ),
+        (
+            "engine_support.csv",
+            41,
+            "min_compute_capability",
+            "-1",
+            "engine_support.csv:41:min_compute_capability: -1 must be from 0 to 99",
+        ),
         (
             "speed_params.csv",
             2,

@@ -50,6 +50,28 @@ def test_hitung_table_is_readable(run):
     assert "Tok/s per user (realistic)" in result.stdout and "decode_tok_s" in result.stdout
 
 
+@pytest.mark.parametrize(
+    ("model", "gpu", "quant", "lang", "word", "json_value"),
+    [
+        # 1.24 B parameters × 4.8944 bits / 8 = 0.76 GB of weights on a 141 GB H200: fits.
+        ("Llama-3.2-1B", "H200 SXM 141GB", "Q4_K_M", "id", "ya", True),
+        ("Llama-3.2-1B", "H200 SXM 141GB", "Q4_K_M", "en", "yes", True),
+        # 405.85 B parameters × 16 bits / 8 = 811.7 GB of weights on a 12 GB RTX 3060: does not fit.
+        ("Llama-3.1-405B", "RTX 3060 12GB", "F16", "id", "tidak", False),
+        ("Llama-3.1-405B", "RTX 3060 12GB", "F16", "en", "no", False),
+    ],
+)
+def test_hitung_table_says_yes_or_no_in_its_language_and_json_keeps_booleans(
+    run, model, gpu, quant, lang, word, json_value
+):
+    choice = ("--model", model, "--gpu", gpu, "--quant", quant)
+    table = run("hitung", *choice, "--lang", lang).stdout
+    line = next(line for line in table.splitlines() if line.endswith(" fits_in_vram"))
+    assert line.split()[-2] == word
+    assert "True" not in table and "False" not in table
+    assert json.loads(run("hitung", *choice, "--json").stdout)["fits_in_vram"] is json_value
+
+
 def test_hitung_prints_the_answer_block_first_and_everything_with_full(run):
     short = run("hitung").stdout
     lines = short.splitlines()

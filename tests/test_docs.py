@@ -69,3 +69,18 @@ def test_the_readme_accuracy_summary_is_short_with_one_line_per_group():
     assert lines[0] == "| group | rows | median | p90 |"
     assert 8 <= len(lines) <= 30
     assert any("row split" in line for line in lines) and any("serving, tensorrt-llm" in line for line in lines)
+
+
+def test_the_names_contract_is_what_kalkulator_list_names_prints():
+    from click.testing import CliRunner
+
+    from kalkulator.cli import main
+
+    page = (DOCS / "names.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- names:begin[^>]*-->\n```text\n(.*?)```\n<!-- names:end -->", page, re.DOTALL)
+    assert block, "docs/names.md lost its generated block (between the names:begin and names:end markers)"
+    printed = CliRunner().invoke(main, ["list", "names", "--lang", "en"]).stdout
+    assert block.group(1) == printed, "regenerate docs/names.md's block with `kalkulator list names --lang en`"
+    # The contract names of the design card are all in it (a rename would break users' scripts).
+    listed = {line.split()[0] for line in printed.splitlines()}
+    assert {"gpu_name", "fits_in_vram", "decode_tok_s", "tco_idr", "breakeven_months", "tokens_per_month"} <= listed

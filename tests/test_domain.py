@@ -13,6 +13,7 @@ from kalkulator.quantities.domains import domain_of
 from kalkulator.workbook.verify import expected_values
 
 
+@pytest.mark.slow
 @settings(
     max_examples=60,
     deadline=None,

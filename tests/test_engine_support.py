@@ -56,14 +56,64 @@ def test_a_bad_support_row_names_file_line_and_field(tmp_path):
     shutil.copytree(CATALOG_DIR, folder)
     path = folder / "engine_support.csv"
     lines = path.read_text(encoding="utf-8").splitlines()
-    lines.insert(2, "vllm/metla,typo,2026-01-01")
-    lines.insert(3, "vlm/cuda,typo,2026-01-01")
+    lines.insert(2, "vllm/metla,typo,2026-01-01,")
+    lines.insert(3, "vlm/cuda,typo,2026-01-01,")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     with pytest.raises(CatalogError) as err:
         load_catalog(folder)
     text = "\n".join(err.value.messages)
     assert f"{path}:3:name: 'vllm/metla' must be engine/backend, engine/format or engine/backend/format" in text
     assert f"{path}:4:name: 'vlm' is not an engine of engines.csv" in text
+
+
+# vLLM's "Supported Hardware" quantization table (docs.vllm.ai/en/latest/features/quantization/): AWQ from Turing
+# (SM 7.5), GPTQ and bitsandbytes from Volta (7.0), FP8 W8A8 from Ada (8.9) with Ampere (8.0/8.6) through Marlin
+# W8A16; NVIDIA's compute capability table (developer.nvidia.com/cuda-gpus): V100 7.0, T4 7.5, A100 8.0, L4 8.9.
+@pytest.mark.parametrize(
+    ("gpu", "quant", "runs"),
+    [
+        ("V100 SXM2 32GB", "AWQ-4bit", False),  # 7.0 < 7.5
+        ("T4 16GB", "AWQ-4bit", True),  # 7.5
+        ("V100 SXM2 32GB", "GPTQ-4bit", True),  # 7.0
+        ("V100 SXM2 32GB", "FP8", False),  # 7.0 < 8.0
+        ("T4 16GB", "FP8", False),  # 7.5 < 8.0
+        ("A100 SXM 80GB", "FP8", True),  # 8.0: Marlin W8A16
+        ("L4 24GB", "FP8", True),  # 8.9: W8A8
+    ],
+)
+def test_vllm_kernels_need_their_gpu_architecture(gpu, quant, runs):
+    values = compute({"gpu_name": gpu, "engine": "vllm", "quant_name": quant})
+    assert values["engine_format_flag"] is True  # the backend runs the format; the architecture decides
+    assert values["engine_compute_capability_flag"] is runs
+    if runs:
+        assert "compute capability" not in values["status_text"]
+    else:
+        assert values["status_text"].startswith(f"The vllm kernels for the {quant} format need CUDA compute capability")
+        assert values["run_check_text"] == "GPU too old for these kernels"
+
+
+def test_architecture_limit_is_skipped_without_a_compute_capability():
+    # A GPU outside the catalog described by its numbers (no compute capability: 0) or an AMD GPU gets no CUDA limit.
+    assert compute({"gpu_name": "Instinct MI300X 192GB", "engine": "vllm", "quant_name": "FP8"})[
+        "engine_compute_capability_flag"
+    ]
+    custom = compute(
+        {"gpu_name": "V100 SXM2 32GB", "engine": "vllm", "quant_name": "AWQ-4bit", "gpu_compute_capability": 0}
+    )
+    assert custom["engine_compute_capability_flag"] is True
+
+
+def test_the_planner_leaves_out_awq_on_a_v100_with_vllm():
+    from kalkulator.catalog import load_catalog as load
+    from kalkulator.graph import Graph
+    from kalkulator.plan import search
+    from kalkulator.quantities import QUANTITIES
+
+    base = {"model_name": "Llama-3.1-8B", "engine": "vllm", "n_gpus": 1, "split_mode": "auto"}
+    scenarios = [{**base, "gpu_name": g, "quant_name": "AWQ-4bit"} for g in ("V100 SXM2 32GB", "T4 16GB")]
+    plan = search(Graph(QUANTITIES), load(), scenarios)
+    assert plan.excluded["GPU too old for the engine's kernels"] == 1  # the V100 (7.0 < 7.5)
+    assert "V100 SXM2 32GB" not in {o.settings.get("gpu_name") for o in plan.options}
 
 
 @pytest.mark.parametrize(

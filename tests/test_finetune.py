@@ -1,6 +1,6 @@
 """Fine-tuning VRAM (full, LoRA, QLoRA), by hand and against the book's 7B example.
 
-Book: shared/seeds/003_06321c9005abb9fa.txt, L1340–1359 ("Full Fine-Tuning (FP16) — Model 7B", LoRA and QLoRA,
+Book: *Kalkulasi Token Generation*, L1340–1359 ("Full Fine-Tuning (FP16) — Model 7B", LoRA and QLoRA,
 rank 16): weights 14 GB, gradients 14 GB, AdamW 7B × 4 bytes × 2 = 56 GB, activations
 "batch=1, seq=4096, hidden=4096, 32 layers = ~2 GB"; totals 86 / 16 / 5.5 GB.
 """

@@ -1,6 +1,7 @@
 """Traffic growth: the month the fleet runs out of capacity, the API's cumulative bill and the break-even.
 
-Book: shared/seeds/003_06321c9005abb9fa.txt; L = line. Expected values are arithmetic written out here.
+Book: *Kalkulasi Token Generation*; L = line of its text (tests/README.md). Expected values are arithmetic
+written out here.
 """
 
 from __future__ import annotations

@@ -27,7 +27,6 @@ import tomllib
 
 import pytest
 
-from kalkulator.build import build
 from kalkulator.catalog import SCHEMAS
 from kalkulator.quantities import QUANTITIES, UNITS
 from kalkulator.workbook.layout import TEMPLATES, load_notes
@@ -71,8 +70,8 @@ def english_words(text: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def books():
-    return {lang: build(lang) for lang in ("id", "en")}
+def books(built_id, built_en):
+    return {"id": built_id, "en": built_en}
 
 
 # Catalog columns holding names of another catalog's rows (a deployment's tariff and colocation plan).

@@ -23,6 +23,7 @@ if soffice() is None:
     pytest.skip("LibreOffice is not installed", allow_module_level=True)
 
 
+@pytest.mark.slow
 def test_libreoffice_agrees_on_every_cell_under_every_input_set(catalog, built_id, tmp_path):
     passes = [InputSet(p.name, p.settings) for p in verification_passes(catalog, built_id.layout)]
     report = check_with_libreoffice("id", catalog, passes, tmp_path)
@@ -44,6 +45,7 @@ def _colour_pixels(pdf, page: int, tmp_path) -> int:
     return sum(1 for i in range(0, len(rgb) - 2, 3) if max(rgb[i : i + 3]) - min(rgb[i : i + 3]) > 80)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils is not installed")
 def test_charts_render_in_libreoffice(built_id, workbook_path, tmp_path):
     pdf = render_pdf(workbook_path, tmp_path)
@@ -54,6 +56,7 @@ def test_charts_render_in_libreoffice(built_id, workbook_path, tmp_path):
         assert max(_colour_pixels(pdf, p, tmp_path) for p in pages) > 200, chart.title
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("edge", list(EDGES), ids=str)
 def test_libreoffice_edge_inputs_no_error_values(catalog, tmp_path, edge):
     inputs = InputSet(edge, EDGES[edge])
@@ -64,6 +67,7 @@ def test_libreoffice_edge_inputs_no_error_values(catalog, tmp_path, edge):
     assert errors == []
 
 
+@pytest.mark.slow
 def test_libreoffice_agrees_on_the_english_workbook(catalog, tmp_path):
     from kalkulator.build import build
 

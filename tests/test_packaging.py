@@ -143,6 +143,7 @@ def test_wheel_holds_catalogs_and_templates_but_no_tests_or_dist(wheel):
     assert not [n for n in names if n.endswith(".xlsx") or "/tests/" in n or n.startswith("tests/")]
 
 
+@pytest.mark.slow
 def test_installed_command_builds_and_computes_outside_the_checkout(kalkulator_bin, tmp_path):
     out = tmp_path / "x"
     _run(tmp_path, str(kalkulator_bin), "build", "--out", str(out))
@@ -155,6 +156,7 @@ def test_installed_command_builds_and_computes_outside_the_checkout(kalkulator_b
     assert "decode_tok_s" in result.stdout
 
 
+@pytest.mark.slow
 def test_installed_user_edits_a_price_and_rebuilds(kalkulator_bin, tmp_path):
     mine = tmp_path / "mine"
     _run(tmp_path, str(kalkulator_bin), "catalog", "export", str(mine))

@@ -238,6 +238,7 @@ def test_the_published_measurement_hitung_lists_first_is_beside_the_prediction(p
     assert first["source"].split("://")[1] in line
 
 
+@pytest.mark.slow
 def test_the_page_does_not_follow_the_hash_seed(tmp_path):
     """Two processes with other string-hash seeds write the same bytes (the compiled program follows the graph's
     order, which once followed set iteration)."""

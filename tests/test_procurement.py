@@ -1,6 +1,6 @@
 """GPU and server depreciated on separate schedules, and the cooling type's PUE, against hand arithmetic.
 
-Book: shared/seeds/003_06321c9005abb9fa.txt; L = line in that file.
+Book: *Kalkulasi Token Generation*; L = line of its text (tests/README.md says where maintainers find it).
 """
 
 from __future__ import annotations

@@ -85,7 +85,7 @@ def test_q4_k_m_weights_use_effective_bits(calc):
 
 
 def test_kv_bytes_per_token_matches_h200_allocation(calc):
-    # Measured on an H200 (shared/calibration/h200_decode_bench.json, models.llama3-8b.decode[0].kv_cache):
+    # Measured on an H200 (the calibration H200 decode benchmark, models.llama3-8b.decode[0].kv_cache; tests/README.md):
     # Llama-3-8B bf16 at context 512, batch 1 allocated 67,108,864 bytes = 131,072 bytes per token.
     out = calc(model_name="Llama-3-8B", kv_cache_type="BF16", context_tokens=512)
     assert out["kv_cache_bytes_per_token"] == 2 * 32 * 8 * 128 * 2 == 131_072

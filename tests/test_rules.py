@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from kalkulator.cli import main
-from kalkulator.scenario import compute
+from kalkulator.scenario import compute, resolve
 
 
 def run(*args: str):
@@ -56,3 +56,29 @@ def test_tiny_active_hours_do_not_give_a_fleet_of_1e300_gpus():
     values = compute({"active_hours_per_day": 1e-300})
     assert values["status_text"].startswith("More than a million GPUs needed")
     assert isinstance(values["answer_tco_idr"], str)  # the answer block shows the reason, not 1.6e300 GPUs' cost
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "so the typed tokens per month (tokens_per_month) are ignored"),
+        ("id", "jadi token per bulan yang diisi (tokens_per_month) diabaikan"),
+    ],
+)
+def test_typed_tokens_per_month_beside_peak_users_is_said_to_be_ignored(catalog, graph, lang, words):
+    def status(**settings) -> dict:
+        return graph.evaluate(resolve(graph, catalog, settings), catalog.columns(), lang)
+
+    # 50 users at the peak with no think time under the chat workload's 2 s TTFT and 100 ms TPOT targets for 500
+    # output tokens send 50 ÷ (2 + 500 × 0.1) requests/s at the peak: over 12 active hours at a peak ÷ average
+    # ratio of 2 that is 50 / 52 × 12 × 3,600 / 2 requests a day, whatever tokens per month is typed.
+    peak = status(peak_concurrent_users=50, tokens_per_month=2e9)
+    assert peak["requests_per_day"] == pytest.approx(50 / 52 * 12 * 3600 / 2, rel=1e-12)
+    assert words in peak["status_text"]
+    assert peak["run_check_text"] == "OK"  # a warning: the numbers stand
+    assert status(peak_concurrent_users=50)["status_text"] == "OK"  # the default monthly tokens: nothing typed
+    # Without peak users the typed monthly tokens are the demand: 2e9 ÷ (365 / 12 days) ÷ (1,000 + 500) tokens a
+    # request, and nothing is said.
+    alone = status(tokens_per_month=2e9)
+    assert alone["requests_per_day"] == pytest.approx(2e9 / (365 / 12) / 1500, rel=1e-12)
+    assert alone["status_text"] == "OK"

@@ -1,7 +1,7 @@
 """Agentic sessions, tokens per language and images (issue 13): tokens, cost and time per session, per image,
 per 1,000 words. Expected values are the book's worked examples or arithmetic written out by hand.
 
-Book: shared/seeds/003_06321c9005abb9fa.txt ("Kalkulasi Token Generation"); L = line in that file.
+Book: *Kalkulasi Token Generation*; L = line of its text (tests/README.md says where maintainers find it).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Speculative decoding: expected tokens per step, the draft's memory and step, and the speed-up, by hand.
 
-Book: shared/seeds/003_06321c9005abb9fa.txt, L350–352 (Bab 3, Skenario B: Llama 3 8B FP16 on an L40S,
+Book: *Kalkulasi Token Generation*, L350–352 (Bab 3, Skenario B: Llama 3 8B FP16 on an L40S,
 "spekulasi 3 token per langkah", 14 s → 6 s, 2.3×). E = (1 − α^(k+1)) ÷ (1 − α): Leviathan et al. 2023, eq. 1.
 """
 

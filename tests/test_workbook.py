@@ -20,7 +20,7 @@ from kalkulator.workbook.verify import parts, verify
 from kalkulator.workbook.writer import render
 
 # Functions present without an _xlfn. prefix in Excel, LibreOffice Calc and Google Sheets, and evaluated
-# correctly by `formulas` 1.3 (shared/notes/formulas-probe.md §1.3, §7.4).
+# correctly by `formulas` 1.3 (the formulas probe notes §1.3, §7.4; tests/README.md says where they are).
 PORTABLE = {
     "IF",
     "IFERROR",
@@ -63,6 +63,7 @@ def _formulas(book):
                     yield ws, cell
 
 
+@pytest.mark.slow
 def test_every_formula_cell_matches_the_engine_under_every_input_set(report, built_id):
     assert report.unexpected_formulas == []
     assert report.mismatches == []
@@ -99,14 +100,14 @@ def test_verify_catches_a_stale_cached_value(built_id, catalog, tmp_path):
     assert [m for m in result.mismatches if m.pass_name != "cached values"] == []  # the formulas still agree
 
 
-def test_pandas_shows_the_engine_values_without_recalculating(catalog, graph, tmp_path):
+def test_pandas_shows_the_engine_values_without_recalculating(catalog, graph, built_id, workbook_path):
     """A preview that never recalculates (pandas, mail, Drive) reads the cached results."""
-    built = build("id", catalog)
-    path = tmp_path / "kalkulator.xlsx"
-    path.write_bytes(built.data)
-    frames = pd.read_excel(path, sheet_name=None, header=None)
+    built = built_id
+    names = ("cost_idr_per_1m_tokens", "breakeven_months")
+    sheets = sorted({built.layout.names[name].split("!")[0].strip("'") for name in names})
+    frames = pd.read_excel(workbook_path, sheet_name=sheets, header=None)
     engine = graph.evaluate({}, catalog.columns(), "id")
-    for name in ("cost_idr_per_1m_tokens", "breakeven_months"):
+    for name in names:
         sheet, coord = built.layout.names[name].split("!")
         row, col = openpyxl.utils.cell.coordinate_to_tuple(coord.replace("$", ""))
         shown = frames[sheet.strip("'")].iat[row - 1, col - 1]
@@ -188,12 +189,12 @@ def test_inputs_yellow_and_unlocked_formulas_locked_sheets_protected(book):
     assert any(dv.formula1 == "tbl_gpu_name" and gpu_cell.coordinate in str(dv.sqref) for dv in lists)
 
 
-def test_english_workbook_has_english_sheets(catalog):
-    assert [t for _, t in build("en", catalog).layout.sheets][:3] == ["Guide", "Assumptions", "GPU Catalog"]
+def test_english_workbook_has_english_sheets(built_en):
+    assert [t for _, t in built_en.layout.sheets][:3] == ["Guide", "Assumptions", "GPU Catalog"]
 
 
-def test_two_builds_are_byte_identical(catalog):
-    assert build("id", catalog).data == build("id", catalog).data
+def test_two_builds_are_byte_identical(catalog, built_id):
+    assert build("id", catalog).data == built_id.data  # the session's build and a second one
 
 
 def test_catalog_text_is_never_a_formula(catalog_copy, tmp_path):
@@ -210,6 +211,7 @@ def test_catalog_text_is_never_a_formula(catalog_copy, tmp_path):
     assert cells and all(c.data_type == "s" for c in cells)
 
 
+@pytest.mark.slow  # both workbooks and the page, built and compared (CI also runs build --check)
 def test_committed_dist_is_current():
     from click.testing import CliRunner
 

@@ -53,6 +53,19 @@ def _shown(value: object, decimals: int) -> str:
     return str(value)
 
 
+def names_lines(lang: str, as_json: bool = False) -> list[str]:
+    """The names contract, one quantity a line: name, unit, kind and label (docs/names.md is this, in English)."""
+    lines = []
+    for q in QUANTITIES:
+        kind = "input" if q.is_input else ("formula, settable" if q.overridable else "formula")
+        unit = q.unit.label_in(lang)
+        if as_json:
+            lines.append(json.dumps({"name": q.name, "unit": unit, "kind": kind, "label": q.label(lang)}))
+        else:
+            lines.append(f"{q.name:<43} {unit:<19} {kind:<17} {q.label(lang)}".rstrip())
+    return lines
+
+
 @click.command("list")
 @click.argument("what", type=click.Choice([*LISTS, "names"]))
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per row (CSV field names as keys).")
@@ -61,12 +74,8 @@ def _shown(value: object, decimals: int) -> str:
 def list_cmd(what: str, as_json: bool, lang: str, catalog_dir: Path | None) -> None:
     """List a catalog with its key numbers, or every quantity name with its unit."""
     if what == "names":
-        for q in QUANTITIES:
-            kind = "input" if q.is_input else ("formula, settable" if q.overridable else "formula")
-            if as_json:
-                click.echo(json.dumps({"name": q.name, "unit": q.unit.label_in(lang), "kind": kind}))
-            else:
-                click.echo(f"{q.name:<40} {q.unit.label_in(lang):<12} {kind}")
+        for line in names_lines(lang, as_json):
+            click.echo(line)
         return
     key, columns = LISTS[what]
     table = load_catalog_or_fail(catalog_dir)[key]

@@ -18,12 +18,18 @@ from kalkulator.graph import Graph
 from kalkulator.importers import ModelFileError
 from kalkulator.measurements import near_scenario, text_block
 from kalkulator.quantities import QUANTITIES
+from kalkulator.quantities.base import BOOLEAN_FORMAT
 from kalkulator.scenario import ScenarioError, check_inputs, outputs, resolve
 from kalkulator.workbook.layout import load_plan
 
+# A yes/no answer in the table's language (JSON keeps true/false, scenario CSVs TRUE/FALSE).
+YES_NO = {"id": ("tidak", "ya"), "en": ("no", "yes")}
 
-def _format(value: Value, number_format: str) -> str:
-    if isinstance(value, bool) or not isinstance(value, int | float):
+
+def _format(value: Value, number_format: str, lang: str) -> str:
+    if isinstance(value, bool):
+        return YES_NO[lang][value]
+    if not isinstance(value, int | float):
         return str(value)
     if number_format.endswith("%"):  # a 0–1 share, shown as a percentage like the workbook
         return f"{value * 100:,.1f}%"
@@ -36,9 +42,12 @@ def _format(value: Value, number_format: str) -> str:
 def _line(graph: Graph, values: Mapping[str, Value], name: str, lang: str) -> str:
     q = graph[name]
     value = values[name]
-    # No unit after a name, a reason in place of a number, or a value already shown as a percentage.
-    unit = "" if isinstance(value, str) or "%" in q.unit.number_format else q.unit.label_in(lang)
-    return f"  {q.label(lang):<44} {_format(value, q.unit.number_format):>18} {unit:<12} {name}"
+    if q.unit.number_format == BOOLEAN_FORMAT and isinstance(value, int | float):
+        value = bool(value)  # a flag read from a catalog's 0/1 column
+    # No unit after a name, a reason in place of a number, a yes/no or a value already shown as a percentage.
+    bare = isinstance(value, str | bool) or "%" in q.unit.number_format
+    unit = "" if bare else q.unit.label_in(lang)
+    return f"  {q.label(lang):<44} {_format(value, q.unit.number_format, lang):>18} {unit:<12} {name}"
 
 
 def _table(
@@ -230,6 +239,6 @@ def _what_if_text(graph: Graph, rows: list[dict]) -> str:
     for r in rows:
         ends = [r[f"{out}_{end}"] for out in block["outputs"] for end in ("down", "up")]
         formats = [first.unit.number_format] * 2 + [second.unit.number_format] * 2
-        text = [_format(v, f) for v, f in zip(ends, formats, strict=True)]
+        text = [_format(v, f, "en") for v, f in zip(ends, formats, strict=True)]
         lines.append(f"  {r['rank']:>2}. {r['label']:<36} {text[0]:>16} {text[1]:>10} {text[2]:>14} {text[3]:>6}")
     return "\n".join(lines)

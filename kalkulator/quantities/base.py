@@ -103,6 +103,7 @@ UNITS: dict[str, Unit] = {
     "_months": Unit("months", "#,##0.0", "bulan"),
     "_years": Unit("years", "#,##0.0", "tahun"),
     "_ratio": Unit("×", "0.000"),
+    "_capability": Unit("SM version", "0.0", "versi SM"),  # NVIDIA's compute capability, major.minor
     "_flag": Unit("TRUE/FALSE", BOOLEAN_FORMAT),
     "_text": Unit("text", "@", "teks"),
     "_row": Unit("row", "0", "baris"),

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from kalkulator.expr import AND, IF, JOIN, NE, NOT, OR, ROUND, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
 from kalkulator.quantities.domains import domain_of, plausible_of, settable_numbers
+from kalkulator.quantities.workload import TOKENS_PER_MONTH_DEFAULT
 
 OK = Msg("OK", "OK")
 
@@ -82,6 +83,25 @@ CHECKS = (
     ),
     Check(
         "run",
+        NOT(R("engine_compute_capability_flag")),
+        JOIN(
+            Msg("Kernel ", "The "),
+            R("engine"),
+            Msg(" untuk format ", " kernels for the "),
+            R("quant_name"),
+            Msg(" butuh kapabilitas komputasi CUDA ", " format need CUDA compute capability "),
+            R("engine_min_compute_capability"),
+            Msg(" atau lebih, GPU ini ", " or newer, this GPU has "),
+            R("gpu_compute_capability"),
+            Msg(
+                ": pilih GPU yang lebih baru atau format lain (GPTQ, GGUF).",
+                ": choose a newer GPU or another format (GPTQ, GGUF).",
+            ),
+        ),
+        Msg("GPU terlalu lama untuk kernel ini", "GPU too old for these kernels"),
+    ),
+    Check(
+        "run",
         NOT(R("fits_in_vram")),
         Msg(
             "Tidak muat di VRAM: tambah GPU, kurangi konteks atau pengguna, atau pakai kuantisasi lebih kecil.",
@@ -135,6 +155,17 @@ CHECKS = (
         R("dedicated_idr_per_gpu_month") <= 0,
         None,
         Msg("tidak ada tarif dedicated", "no dedicated rent"),
+    ),
+    Check(
+        "warn",  # the peak users size the demand; a typed monthly demand (not the default) would otherwise vanish
+        AND(R("peak_concurrent_users") > 0, NE(R("tokens_per_month"), TOKENS_PER_MONTH_DEFAULT)),
+        Msg(
+            "Kebutuhan dihitung dari pengguna bersamaan saat puncak (peak_concurrent_users), jadi token per bulan "
+            "yang diisi (tokens_per_month) diabaikan: isi 0 pengguna puncak untuk memakai token per bulan.",
+            "The demand comes from the concurrent users at the peak (peak_concurrent_users), so the typed tokens "
+            "per month (tokens_per_month) are ignored: set the peak users to 0 to use the tokens per month.",
+        ),
+        Msg("token per bulan diabaikan", "tokens per month ignored"),
     ),
     Check(
         "warn",  # voids no answer: the prices stand, the status line says to check them

@@ -149,6 +149,7 @@ GPU = (
     lookup("gpu_fp32_tflops", "gpu", "fp32_tflops"),
     lookup("gpu_fp8_tflops", "gpu", "fp8_tflops"),
     lookup("gpu_fp4_tflops", "gpu", "fp4_tflops"),
+    lookup("gpu_compute_capability", "gpu", "compute_capability", demanded=False),
     lookup("gpu_tdp_w", "gpu", "tdp_w"),
     lookup("gpu_backend", "gpu", "backend", fallback=""),
     lookup("gpu_memory_type", "gpu", "memory_type", fallback=""),
@@ -187,6 +188,11 @@ MODEL = (
     lookup("model_expert_params_b", "model", "expert_params_b"),
 )
 
+# The engine-support rows that admit the chosen format: engine/format (any backend) and engine/backend/format.
+SUPPORT_FORMAT_ROW = MATCH(JOIN(R("engine"), "/", R("quant_format_text")), Col("support", "name"))
+SUPPORT_BACKEND_FORMAT_ROW = MATCH(
+    JOIN(R("engine"), "/", R("gpu_backend"), "/", R("quant_format_text")), Col("support", "name")
+)
 FORMATS = (
     row_of("quant", "quant_name", "Baris kuantisasi", "Quantization row"),
     lookup("weight_bits_per_param", "quant", "bits_per_weight"),
@@ -284,12 +290,33 @@ FORMATS = (
         expr=OR(
             EQ(R("engine_row"), 0),
             EQ(R("quant_row"), 0),
-            IFERROR(MATCH(JOIN(R("engine"), "/", R("quant_format_text")), Col("support", "name")), 0) > 0,
-            IFERROR(
-                MATCH(JOIN(R("engine"), "/", R("gpu_backend"), "/", R("quant_format_text")), Col("support", "name")),
-                0,
-            )
-            > 0,
+            IFERROR(SUPPORT_FORMAT_ROW, 0) > 0,
+            IFERROR(SUPPORT_BACKEND_FORMAT_ROW, 0) > 0,
+        ),
+    ),
+    Quantity(
+        "engine_min_compute_capability",
+        "Kapabilitas komputasi minimum kernel mesin",
+        "Minimum compute capability of the engine's kernels",
+        "The lowest CUDA compute capability the engine's kernels for this format run on (engine/backend/format "
+        "row, else engine/format; 0 = no limit): vLLM's AWQ needs 7.5 (Turing), its FP8 8.0 (Ampere via Marlin).",
+        "Katalog dukungan mesin (assumptions/engine_support.csv, kolom min_compute_capability): tabel Supported "
+        "Hardware vLLM",
+        expr=IFERROR(
+            INDEX(Col("support", "min_compute_capability"), SUPPORT_BACKEND_FORMAT_ROW),
+            IFERROR(INDEX(Col("support", "min_compute_capability"), SUPPORT_FORMAT_ROW), 0),
+        ),
+    ),
+    Quantity(
+        "engine_compute_capability_flag",
+        "GPU cukup baru untuk kernel mesin?",
+        "GPU new enough for the engine's kernels?",
+        "TRUE when the GPU's compute capability reaches the engine's minimum for this format, or when either is "
+        "0 (no limit, or not an NVIDIA GPU).",
+        "Katalog GPU (compute_capability) dan dukungan mesin (min_compute_capability)",
+        expr=OR(
+            R("gpu_compute_capability") <= 0,
+            R("gpu_compute_capability") >= R("engine_min_compute_capability"),
         ),
     ),
     Quantity(

@@ -6,6 +6,8 @@ from kalkulator.expr import EQ, IF, INDEX, Col, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_CAP = "Buku, Bab 11 (concurrency) dan Bab 16–17 (token per bulan)"
+# The monthly demand when none is typed; a check says when another value is ignored (checks.py).
+TOKENS_PER_MONTH_DEFAULT = 100_000_000
 
 QUANTITIES = (
     Quantity(
@@ -71,7 +73,7 @@ QUANTITIES = (
         "Tokens per month (demand)",
         "Tokens your users send and receive per month (input + output); turned into requests below.",
         "Assumption: a small team's assistant (the book's example uses 500 M)",
-        default=100_000_000,
+        default=TOKENS_PER_MONTH_DEFAULT,
     ),
     Quantity(
         "traffic_growth_pct_per_month",
