@@ -589,6 +589,37 @@ def multi_gpu_residuals(report: Report, multi: pd.DataFrame) -> np.ndarray:
     return out
 
 
+def fit_exchange_us(report: Report, multi: pd.DataFrame) -> tuple[float, int]:
+    """llama.cpp's fixed cost per row-split exchange (engines.csv `exchange_us`, µs) and the rows it rests on.
+
+    A row-split decode step pays, per layer, one exchange per split weight matrix: the link's hops and this fixed
+    cost (synchronise the GPUs, launch each one's share). The step time is linear in it, t = t₀ + x·e, with t₀ and
+    x from the engine (e = 0 and e = 1 µs) under each row's single-GPU fit; e minimises Σ(ln(t₀ + x·e) − ln t)²
+    over the measured step times t, the error measure of the other fits. No other parameter is refitted."""
+    from scipy.optimize import minimize_scalar  # imported here: only fitting needs SciPy
+
+    rows = multi[((multi["split"] == "row") & (multi["metric"] == "tg")).to_numpy()]
+    base, slope, measured = [], [], []
+    for (backend, era), fit in report.fits.items():
+        mine = rows[((rows["backend"] == backend) & (rows["era"] == era)).to_numpy()]
+        if mine.empty:
+            continue
+
+        def step_s(exchange_us: float, fit: GroupFit = fit, mine: pd.DataFrame = mine) -> np.ndarray:
+            bind = lambda r: _bound(fit.decode, fit.prefill, r) | {"engine_exchange_us": exchange_us}  # noqa: E731
+            return 1 / engine_rows.evaluate("decode_tok_s", mine, bind)
+
+        t0 = step_s(0.0)
+        base.append(t0)
+        slope.append(step_s(1.0) - t0)
+        measured.append(1 / mine["tok_s"].to_numpy())
+    if not base:
+        raise CalibrationError("no row-split decode measurement to fit the cost per exchange on")
+    t0, x, t = (np.concatenate(v) for v in (base, slope, measured))
+    best = minimize_scalar(lambda e: float(np.sum((np.log(t0 + x * e) - np.log(t)) ** 2)), bounds=(0, 1000))
+    return float(best.x), len(t)
+
+
 def error_stats(residuals: np.ndarray) -> tuple[float, float]:
     """Median and 90th percentile of |predicted ÷ measured − 1|."""
     residuals = residuals[~np.isnan(residuals)]

@@ -159,3 +159,12 @@ def test_accuracy_exits_2_naming_the_bad_field(monkeypatch):
     result = CliRunner().invoke(main, ["accuracy"])
     assert result.exit_code == 2
     assert "measured_tps.csv:80:split_mode" in result.output and "|" not in result.output
+
+
+@pytest.mark.slow
+def test_the_shipped_cost_per_exchange_is_the_fit_of_the_shipped_row_split_rows(catalog):
+    """engines.csv's llama.cpp `exchange_us` is what `kalkulator calibrate` fits (to the whole µs it writes)."""
+    report = cal.shipped_report(catalog)
+    fitted, rows = cal.fit_exchange_us(report, cal.load_shipped(catalog, multi_gpu=True))
+    assert rows == 105  # the Dec-2023 row-split decode rows
+    assert round(fitted) == catalog["engine"].find("llama.cpp")["exchange_us"]

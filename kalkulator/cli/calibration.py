@@ -17,6 +17,7 @@ from kalkulator.calibration import (
     CalibrationError,
     accuracy_table,
     calibrate,
+    fit_exchange_us,
     load_llama_bench,
     load_shipped,
     multi_gpu_residuals,
@@ -25,7 +26,7 @@ from kalkulator.calibration import (
     speed_rows,
     summary_line,
 )
-from kalkulator.catalog import SPEED, CatalogError, load_table
+from kalkulator.catalog import ENGINE, SPEED, Catalog, CatalogError, load_table
 from kalkulator.cli.common import fail, load_catalog_or_fail
 from kalkulator.files import write_atomic
 from kalkulator.paths import CATALOG_DIR
@@ -232,8 +233,31 @@ def calibrate_cmd(
         except CatalogError as exc:
             fail("fitted parameters are out of range\n" + "\n".join(exc.messages))
     click.echo(format_table(accuracy_table(report)))
+    exchange = _exchange_row(catalog, catalog_dir, report) if measurements is None else None
     if dry_run:
         click.echo(buf.getvalue())
         return
     write_atomic(target, buf.getvalue().encode("utf-8"))
     click.echo(f"wrote {target} ({len(new)} fitted rows, {len(kept)} kept)")
+    if exchange is not None:
+        write_atomic(catalog_dir / ENGINE.file, exchange.encode("utf-8"))
+        click.echo(f"wrote {catalog_dir / ENGINE.file} (llama.cpp exchange_us)")
+
+
+def _exchange_row(catalog: Catalog, catalog_dir: Path, report) -> str:
+    """engines.csv with llama.cpp's cost per row-split exchange refitted on the shipped row-split rows."""
+    try:
+        exchange_us, n = fit_exchange_us(report, load_shipped(catalog, multi_gpu=True))
+    except CalibrationError as exc:
+        fail(str(exc))
+    path = catalog_dir / ENGINE.file
+    with open(path, newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    row = next(r for r in rows if r["name"] == "llama.cpp")
+    click.echo(f"llama.cpp row split: {exchange_us:.1f} µs per exchange on {n} decode rows (was {row['exchange_us']})")
+    row["exchange_us"] = f"{exchange_us:.0f}"  # whole µs: one device left out moves it by several
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buf.getvalue()
