@@ -99,7 +99,7 @@ _SOURCE = (
     _text("source", ("Sumber", "Source"), doc="where the figures come from"),
     _date("as_of", ("Per tanggal", "As of"), doc="date of the figures"),
 )
-BACKENDS = ("cuda", "rocm", "metal", "vulkan", "sycl", "cpu")
+BACKENDS = ("cuda", "rocm", "metal", "vulkan", "sycl", "hpu", "cpu")  # hpu: Intel Gaudi (SynapseAI)
 # Interconnect kinds: one-hop kinds (a switch or a full mesh) need two hops per all-reduce whatever the GPU count.
 LINK_KINDS = (
     "pcie3x16",
@@ -124,7 +124,10 @@ GPU = Schema(
         _enum("vendor", ("Vendor", "Vendor"), choices=("NVIDIA", "AMD", "Intel", "Apple", "CPU")),
         _enum("segment", ("Segmen", "Segment"), choices=("consumer", "workstation", "datacenter", "apple", "cpu")),
         _enum(
-            "backend", ("Backend", "Backend"), choices=BACKENDS, doc="Compute backend: cuda, rocm, metal, sycl, cpu."
+            "backend",
+            ("Backend", "Backend"),
+            choices=BACKENDS,
+            doc="Compute backend: cuda, rocm, metal, vulkan, sycl, hpu (Intel Gaudi), cpu.",
         ),
         _num(
             "mem_bandwidth_gbs",
