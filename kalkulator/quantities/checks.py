@@ -60,8 +60,7 @@ CHECKS = (
             Msg(" tidak berjalan di backend ", " does not run on the "),
             R("gpu_backend"),
             Msg(
-                " GPU ini: pilih mesin lain (llama.cpp berjalan di semua backend kecuali Intel Gaudi; di Gaudi: "
-                "vLLM).",
+                " GPU ini: pilih mesin lain (llama.cpp berjalan di semua backend kecuali Intel Gaudi; di Gaudi: vLLM).",
                 " backend of this GPU: choose another engine (llama.cpp runs on every backend but Intel Gaudi's; on "
                 "Gaudi: vLLM).",
             ),
