@@ -22,6 +22,10 @@ from kalkulator.scenario import compute
         # llama.cpp has no NVFP4 type; vLLM's AWQ kernels are CUDA only (its hardware table: AWQ ❌ on AMD GPUs).
         ({"gpu_name": "B200 180GB", "quant_name": "NVFP4"}, "llama.cpp does not run the NVFP4 format"),
         ({"gpu_name": "Instinct MI300X 192GB", "engine": "vllm", "quant_name": "AWQ-4bit"}, "AWQ-4bit format"),
+        # Intel Gaudi runs its own stack (SynapseAI): no llama.cpp backend; on vLLM-Gaudi only BF16 and INC's FP8
+        # (vLLM's Supported Hardware table, Intel Gaudi column: AWQ ❌, GPTQ ❌).
+        ({"gpu_name": "Gaudi 3 128GB", "quant_name": "Q4_K_M"}, "llama.cpp does not run on the hpu backend"),
+        ({"gpu_name": "Gaudi 3 128GB", "engine": "vllm", "quant_name": "AWQ-4bit"}, "AWQ-4bit format"),
     ],
 )
 def test_impossible_pairs_are_a_status(settings, words):
@@ -36,6 +40,7 @@ def test_impossible_pairs_are_a_status(settings, words):
         {"gpu_name": "H100 SXM 80GB", "engine": "vllm", "quant_name": "FP8"},
         {"gpu_name": "H100 SXM 80GB", "engine": "vllm", "quant_name": "AWQ-4bit"},
         {"gpu_name": "Instinct MI300X 192GB", "engine": "vllm", "quant_name": "FP8"},
+        {"gpu_name": "Gaudi 2 96GB", "engine": "vllm", "quant_name": "FP8"},
         {"gpu_name": "Apple M2 Max 96GB", "engine": "llama.cpp", "quant_name": "Q4_K_M"},
         {"gpu_name": "RTX 3090 24GB", "engine": "exllamav2", "quant_name": "EXL2-4.0bpw"},
     ],
