@@ -201,12 +201,12 @@ def candidates(
 
 
 def _has_units(catalog: Catalog, gpu: str, quant: str) -> bool:
-    """FP8 and FP4 formats only on GPUs with FP8 or FP4 units: elsewhere they are widened and gain nothing."""
-    compute = catalog["quant"].find(quant)["compute"]
+    """NVFP4 only on GPUs with FP4 units (the engines' NVFP4 kernels are Blackwell's). FP8 weights are offered
+    everywhere an engine runs them: without FP8 units they are widened to FP16 for the multiply (vLLM's Marlin
+    W8A16 on Ampere) and still halve the bytes decode reads; engine_support.csv's compute-capability limits say
+    where the kernels exist."""
     row = catalog["gpu"].find(gpu)
-    if compute == "fp8":
-        return (row["fp8_tflops"] or 0) > 0
-    if compute == "fp4" and catalog["quant"].find(quant)["kind"] == "nvfp4":
+    if catalog["quant"].find(quant)["kind"] == "nvfp4":
         return (row["fp4_tflops"] or 0) > 0
     return True
 

@@ -110,3 +110,12 @@ def test_an_empty_search_says_which_filter_removed_everything():
     assert "no GPU option serves this workload" in result.stderr and "engine cannot run it" in result.stderr
     assert "the APIs: DeepInfra Llama-3.1-8B Turbo Rp" in result.stderr  # the same-model API is still an answer
     assert "Traceback" not in result.output
+
+
+def test_the_table_names_each_api_where_a_gpu_goes_and_shows_no_fleet_for_it():
+    done = run("plan", "--model", "Llama-3.3-70B", "--gpus", "A100 SXM 80GB", "--top", "40")
+    assert done.exit_code == 0, done.output
+    api_rows = [line.split() for line in done.output.splitlines() if line.startswith("api ")]
+    assert api_rows and all(row[1] != "–" for row in api_rows)
+    # mode, the API's name (3 words: provider, model, variant), then –, –, –, – for n, format, engine, GPUs
+    assert any(row[1:4] == ["DeepInfra", "Llama-3.3-70B", "Turbo"] and row[4:8] == ["–"] * 4 for row in api_rows)

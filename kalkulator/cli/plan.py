@@ -116,10 +116,17 @@ def plan_cmd(model_name, workload_name, sets, gpus, formats, engines, sizes, by,
     click.echo(_table(options[:top], len(options), plan, by))
 
 
+def _shown(o) -> dict:
+    """An option's table cells by key: an API row names the API where a GPU goes and has no fleet or speed."""
+    row = {**o.settings, **o.__dict__}
+    if o.mode == "api":
+        row |= {"gpu_name": o.offer, "gpus_needed": "", "decode_tok_s": "", "ttft_s": "", "tpot_ms": ""}
+    return row
+
+
 def _table(options, total: int, plan, by: str) -> str:
     values = [
-        [_cell({**o.settings, **o.__dict__}.get(key, ""), fmt) for _, key, fmt in COLUMNS] + ["*" if o.pareto else ""]
-        for o in options
+        [_cell(_shown(o).get(key, ""), fmt) for _, key, fmt in COLUMNS] + ["*" if o.pareto else ""] for o in options
     ]
     headers = [h for h, _, _ in COLUMNS] + ["front"]
     widths = [max(len(h), *(len(v[i]) for v in values)) for i, h in enumerate(headers)]
