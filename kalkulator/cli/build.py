@@ -21,7 +21,7 @@ from kalkulator.paths import default_out_dir
 from kalkulator.preview import render as render_preview
 from kalkulator.scenario import ScenarioError
 from kalkulator.staging import OutputError, check_writable, leftovers, write_outputs
-from kalkulator.workbook.layout import load_plan
+from kalkulator.workbook.plan import load_plan
 
 
 def _comparable(data: bytes, path: Path) -> object:
@@ -179,7 +179,7 @@ def _detect_lang(path: Path) -> str:
     except (*_UNREADABLE, InvalidFileException) as exc:
         fail(f"{path}: not a readable .xlsx workbook ({exc or type(exc).__name__}); rebuild it with `kalkulator build`")
     for code in LANGS:
-        if all(sheet[f"title_{code}"] in sheets for sheet in load_plan()):
+        if all(sheet.title(code) in sheets for sheet in load_plan()):
             return code
     fail(f"{path}: not a kalkulator workbook (its sheets match no language of templates/workbook.toml)")
 

@@ -13,7 +13,7 @@ from kalkulator.catalog import SCHEMAS
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail
 from kalkulator.paths import CATALOG_DIR
 from kalkulator.quantities import QUANTITIES
-from kalkulator.workbook.layout import decimals_of
+from kalkulator.workbook.blocks.catalog import decimals_of
 
 # What `list` shows of each catalog: the table and its key columns (the name comes first).
 LISTS: dict[str, tuple[str, tuple[str, ...]]] = {

@@ -20,7 +20,9 @@ from kalkulator.measurements import near_scenario, text_block
 from kalkulator.quantities import QUANTITIES
 from kalkulator.quantities.base import BOOLEAN_FORMAT
 from kalkulator.scenario import ScenarioError, check_inputs, outputs, resolve
-from kalkulator.workbook.layout import load_plan
+from kalkulator.workbook.blocks.quantities import Quantities
+from kalkulator.workbook.blocks.sensitivity import SensitivityBlock
+from kalkulator.workbook.plan import load_plan
 
 # A yes/no answer in the table's language (JSON keeps true/false, scenario CSVs TRUE/FALSE).
 YES_NO = {"id": ("tidak", "ya"), "en": ("no", "yes")}
@@ -58,15 +60,15 @@ def _table(
     blocks = [
         (sheet, block)
         for sheet in load_plan()
-        for block in sheet["blocks"]
-        if block["kind"] in ("quantities", "answers")
+        for block in sheet.blocks
+        if isinstance(block, Quantities)  # and the answer block
     ]
-    summary = [b for _, b in blocks if b.get("summary")]
-    shown = {name for b in summary for name in b["names"]}
+    summary = [b for _, b in blocks if b.summary]
+    shown = {name for b in summary for name in b.names}
     lines = []
     for block in summary:
-        lines.append(f"\n{block[f'title_{lang}']}")
-        lines.extend(_line(graph, values, name, lang) for name in block["names"] if values[name] != "")
+        lines.append(f"\n{block.title(lang)}")
+        lines.extend(_line(graph, values, name, lang) for name in block.names if values[name] != "")
     if after_summary:
         lines.append(f"\n{after_summary}")
     if not full:
@@ -75,10 +77,10 @@ def _table(
         lines.append(f"\n({rest} {more}: kalkulator hitung --full, or --json)")
         return "\n".join(lines).lstrip("\n")
     for sheet, block in blocks:
-        names = [n for n in block["names"] if n not in shown and not n.endswith("_row")]
-        if block.get("summary") or not names:
+        names = [n for n in block.names if n not in shown and not n.endswith("_row")]
+        if block.summary or not names:
             continue
-        lines.append(f"\n{sheet[f'title_{lang}']} — {block[f'title_{lang}']}")
+        lines.append(f"\n{sheet.title(lang)} — {block.title(lang)}")
         lines.extend(_line(graph, values, name, lang) for name in names)
     return "\n".join(lines).lstrip("\n")
 
@@ -224,20 +226,20 @@ def what_if_rows(graph: Graph, scenario: Mapping[str, Value], columns: Mapping) 
     return sensitivity.compute(graph, _what_if_block(), scenario, columns, "en")
 
 
-def _what_if_block() -> dict:
-    return next(b for sheet in load_plan() for b in sheet["blocks"] if b["kind"] == "sensitivity")
+def _what_if_block() -> SensitivityBlock:
+    return next(b for sheet in load_plan() for b in sheet.blocks if isinstance(b, SensitivityBlock))
 
 
 def _what_if_text(graph: Graph, rows: list[dict]) -> str:
     block = _what_if_block()
-    first, second = (graph[n] for n in block["outputs"])
-    banded = ", ".join(graph[n].label("en") for n in block.get("bands", {}))
+    first, second = (graph[n] for n in block.outputs)
+    banded = ", ".join(graph[n].label("en") for n in block.bands)
     lines = [
-        f"{block['title_en']}{f' ({banded}: its error band)' if banded else ''}, by effect on {first.label('en')}",
+        f"{block.title_en}{f' ({banded}: its error band)' if banded else ''}, by effect on {first.label('en')}",
         f"  {'input':<40} {first.unit.label + ' down':>16} {'up':>10} {second.unit.label + ' down':>14} {'up':>6}",
     ]
     for r in rows:
-        ends = [r[f"{out}_{end}"] for out in block["outputs"] for end in ("down", "up")]
+        ends = [r[f"{out}_{end}"] for out in block.outputs for end in ("down", "up")]
         formats = [first.unit.number_format] * 2 + [second.unit.number_format] * 2
         text = [_format(v, f, "en") for v, f in zip(ends, formats, strict=True)]
         lines.append(f"  {r['rank']:>2}. {r['label']:<36} {text[0]:>16} {text[1]:>10} {text[2]:>14} {text[3]:>6}")

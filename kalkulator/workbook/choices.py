@@ -14,10 +14,15 @@ Every cell is an expression tree the engine evaluates too (`sensitivity.values`)
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kalkulator.expr import EQ, IF, IFERROR, INDEX, MATCH, ROUND, Col, Node, R
 from kalkulator.graph import Graph
 from kalkulator.quantities.checks import OK
 from kalkulator.workbook.sensitivity import Sensitivity
+
+if TYPE_CHECKING:
+    from kalkulator.workbook.blocks.choices import ChoicesBlock
 
 KEYS = ("gpu_name", "n_gpus")  # the yellow cells of each row
 CHECK = "onprem_check_text"  # OK when the setup serves the workload within its targets and has a price
@@ -39,33 +44,33 @@ TEXT = {  # key → (Indonesian, English)
 }
 
 
-def shown(block: dict) -> list[str]:
+def shown(block: ChoicesBlock) -> list[str]:
     """Part 1's computed columns, left to right (after the two yellow ones; the rank follows them)."""
-    return list(block["columns"])
+    return list(block.columns)
 
 
-def read(block: dict) -> list[str]:
+def read(block: ChoicesBlock) -> list[str]:
     """The part-1 quantities the rank and the sorted copy read."""
     return [*KEYS, *dict.fromkeys([*shown(block), CHECK, RANK_BY])]
 
 
-def height(block: dict) -> int:
+def height(block: ChoicesBlock) -> int:
     """Rows the table takes in the sheet's flow: title, note, header and names, K rows, gap, title, header, K rows."""
-    return 2 * len(block["rows"]) + 9
+    return 2 * len(block.rows) + 9
 
 
-def check(graph: Graph, block: dict, lang: str) -> None:
+def check(graph: Graph, block: ChoicesBlock, lang: str) -> None:
     """The plan block names real quantities and at least two rows of a GPU name and a count."""
-    title = block[f"title_{lang}"]
+    title = block.title(lang)
     for name in read(block):
         if name not in graph:
             raise ValueError(f"table {title!r}: unknown quantity {name!r}")
-    for row in block["rows"]:
+    for row in block.rows:
         if len(row) != 2 or not isinstance(row[0], str) or not isinstance(row[1], int):
             raise ValueError(f"table {title!r}: a row is [GPU name, GPUs per replica], not {row!r}")
-    if CHECK not in block["columns"]:
+    if CHECK not in block.columns:
         raise ValueError(f"table {title!r}: the columns must show {CHECK} (the rank's condition)")
-    if len(block["rows"]) < 2:
+    if len(block.rows) < 2:
         raise ValueError(f"table {title!r}: at least two rows to rank")
 
 
@@ -74,11 +79,11 @@ def end_name(key: str, i: int, name: str) -> str:
     return f"{key}_end_{i}_{name}"
 
 
-def new(graph: Graph, block: dict, key: str, lang: str) -> Sensitivity:
+def new(graph: Graph, block: ChoicesBlock, key: str, lang: str) -> Sensitivity:
     """The ranks and the sorted copy of a choices block as trees over part 1's cells (ends filled by the layout)."""
     check(graph, block, lang)
     s = Sensitivity(key, [], shown(block), [])
-    n = len(block["rows"])
+    n = len(block.rows)
     for i in range(n):
         passes = EQ(R(end_name(key, i, CHECK)), OK)
         # Rounded to whole rupiah: another spreadsheet engine's last-bit differences never reorder equal rows.

@@ -13,11 +13,15 @@ formula cell.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from kalkulator.expr import EQ, IF, IFERROR, INDEX, MATCH, MAX, ROUND, Col, Node, R, Value, evaluate
 from kalkulator.graph import Graph
+
+if TYPE_CHECKING:
+    from kalkulator.workbook.blocks.sensitivity import SensitivityBlock
 
 
 @dataclass
@@ -38,26 +42,26 @@ class Sensitivity:
     constants: dict[str, Value] = field(default_factory=dict)
 
 
-def moved(name: str, up: bool, step: float, band: tuple[str, str] | None) -> Node:
+def moved(name: str, up: bool, step: float, band: Sequence[str] | None) -> Node:
     """The input's value at one end: × (1 ∓ step), or × (1 + the band's low or high share)."""
     if band is not None:
         return R(name) * (1 + R(band[1] if up else band[0]))
     return R(name) * ((1 + step) if up else (1 - step))
 
 
-def row_spec(graph: Graph, block: dict, name: str, up: bool) -> tuple[list[str], Node]:
+def row_spec(graph: Graph, block: SensitivityBlock, name: str, up: bool) -> tuple[list[str], Node]:
     """One part-1 row: the quantities recomputed when `name` moves (its closure to the answers that depend on
     it) and the tree of its moved value."""
-    answers = [o for o in block["outputs"] if graph.depends_on(o, {name})]
-    band = block.get("bands", {}).get(name)
-    return graph.row_closure({name}, answers), moved(name, up, float(block["step_frac"]), band)
+    answers = [o for o in block.outputs if graph.depends_on(o, {name})]
+    band = block.bands.get(name)
+    return graph.row_closure({name}, answers), moved(name, up, float(block.step_frac), band)
 
 
-def new(graph: Graph, block: dict, key: str, lang: str) -> Sensitivity:
+def new(graph: Graph, block: SensitivityBlock, key: str, lang: str) -> Sensitivity:
     """The what-if table of a plan block, its part-2 trees built; checks the block's inputs and answers."""
-    inputs, outputs = block["inputs"], block["outputs"]
+    inputs, outputs = block.inputs, block.outputs
     if len(outputs) != 2:
-        raise ValueError(f"what-if table {block[f'title_{lang}']!r}: two answers, not {outputs}")
+        raise ValueError(f"what-if table {block.title(lang)!r}: two answers, not {outputs}")
     for name in inputs:
         if name not in graph or not any(graph.depends_on(out, {name}) for out in outputs):
             raise ValueError(f"what-if table: input {name!r} is unknown or moves none of {outputs}")
@@ -66,7 +70,9 @@ def new(graph: Graph, block: dict, key: str, lang: str) -> Sensitivity:
     return s
 
 
-def compute(graph: Graph, block: dict, scenario: Mapping[str, Value], columns: Mapping, lang: str) -> list[dict]:
+def compute(
+    graph: Graph, block: SensitivityBlock, scenario: Mapping[str, Value], columns: Mapping, lang: str
+) -> list[dict]:
     """The sorted what-if table for a scenario (what `kalkulator hitung --what-if` prints): per input, by rank,
     both answers at both ends."""
     s = new(graph, block, "whatif", lang)

@@ -19,7 +19,7 @@ from xlsxwriter.utility import xl_cell_to_rowcol
 
 from kalkulator.expr import Value, XlError
 from kalkulator.quantities.domains import Domain
-from kalkulator.workbook.layout import CHART_ROWS, Cell, Chart, FormulaCell, Layout
+from kalkulator.workbook.cells import CHART_ROWS, Cell, Chart, FormulaCell, Layout
 
 FIXED_STAMP = dt.datetime(2025, 1, 1)
 ZIP_TIME = (2025, 1, 1, 0, 0, 0)

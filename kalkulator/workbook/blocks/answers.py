@@ -1,0 +1,70 @@
+"""The answer block: rows of quantities, bold and coloured; one placed on another sheet is shown by reference."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from kalkulator.expr import R, to_excel
+from kalkulator.quantities.base import BOOLEAN_FORMAT
+from kalkulator.workbook.blocks.base import Context
+from kalkulator.workbook.blocks.quantities import Quantities, place_quantity
+from kalkulator.workbook.cells import VALUE_COL, Cell, Conditional, FormulaCell, get_column_letter
+
+
+@dataclass(frozen=True)
+class Answers(Quantities):
+    kind: ClassVar[str] = "answers"
+    stage: ClassVar[int] = 2  # after every quantities block: a name placed there is shown here by reference
+
+    def reserve(self, ctx: Context, sheet: str, row: int) -> int:
+        ctx.lay.cells.append(Cell(sheet, row, 1, self.title(ctx.lang), "section"))
+        return len(self.names) + 2
+
+    def claim(self, ctx: Context, sheet: str, row: int) -> None:
+        for i, name in enumerate(self.names):
+            if name not in ctx.placed:
+                ctx.home(name, sheet, row + 1 + i)
+
+    def place(self, ctx: Context, sheet: str, row: int) -> None:
+        rows = list(enumerate(self.names, start=row + 1))
+        for at, name in rows:
+            if ctx.placed[name] == (sheet, at):
+                place_quantity(ctx, sheet, at, name)
+        for at, name in rows:
+            if ctx.placed[name] != (sheet, at):
+                _place_reference(ctx, sheet, at, name)
+        for at, name in rows:
+            _colour_answer(ctx, sheet, at, name)
+
+
+def _place_reference(ctx: Context, sheet: str, row: int, name: str) -> None:
+    """An answer row showing a quantity that lives on another sheet (its defined name points there)."""
+    lay, q, node = ctx.lay, ctx.graph[name], R(name)
+    lay.cells.append(Cell(sheet, row, 1, q.label(lay.lang), "label"))
+    text = to_excel(node, ctx.cells, ctx.ranges, lay.lang)
+    lay.formulas.append(FormulaCell(sheet, row, VALUE_COL, node, text, ("q", name), q.unit.number_format))
+    lay.cells.append(Cell(sheet, row, 4, q.unit.label_in(lay.lang), "unit"))
+    lay.cells.append(Cell(sheet, row, 5, name, "name"))
+    see = "→ see sheet " if lay.lang == "en" else "→ lihat sheet "
+    lay.cells.append(Cell(sheet, row, 6, see + ctx.placed[name][0], "note"))
+
+
+def _colour_answer(ctx: Context, sheet: str, row: int, name: str) -> None:
+    """Answer cells bold (a status sentence wrapped); green/amber/red: OK and TRUE green, FALSE and a status
+    problem red, a reason in place of a number amber."""
+    lay = ctx.lay
+    for i, f in enumerate(lay.formulas):
+        if (f.sheet, f.row, f.col) == (sheet, row, VALUE_COL):
+            lay.formulas[i] = replace(f, style="status" if name == "status_text" else "answer")
+    coord = f"{get_column_letter(VALUE_COL)}{row}"
+    if name.endswith("_hint_text"):  # advice, not a problem: amber when there is any
+        lay.conditionals.append(Conditional(sheet, coord, f'{coord}<>""', "warn"))
+    elif name.endswith("_text"):
+        lay.conditionals.append(Conditional(sheet, coord, f'{coord}="OK"', "ok"))
+        lay.conditionals.append(Conditional(sheet, coord, f'{coord}<>"OK"', "bad"))
+    elif ctx.graph[name].unit.number_format == BOOLEAN_FORMAT:
+        lay.conditionals.append(Conditional(sheet, coord, f"{coord}=TRUE", "ok"))
+        lay.conditionals.append(Conditional(sheet, coord, f"{coord}=FALSE", "bad"))
+    else:
+        lay.conditionals.append(Conditional(sheet, coord, f"ISTEXT({coord})", "warn"))

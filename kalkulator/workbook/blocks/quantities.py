@@ -1,0 +1,90 @@
+"""Rows of named quantities: label | value (or yellow input) | manual value | unit | name | note and source."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from kalkulator.expr import to_excel
+from kalkulator.graph import override_key
+from kalkulator.quantities.domains import domain_of
+from kalkulator.workbook.blocks.base import Block, Context
+from kalkulator.workbook.cells import (
+    OVERRIDE_COL,
+    SHARE_FORMAT,
+    VALUE_COL,
+    Cell,
+    FormulaCell,
+    get_column_letter,
+    table_name,
+)
+from kalkulator.workbook.texts import load_notes, source_en
+
+
+@dataclass(frozen=True)
+class Quantities(Block):
+    """A titled run of quantity rows; `summary` marks what `kalkulator hitung` prints first."""
+
+    kind: ClassVar[str] = "quantities"
+    stage: ClassVar[int] = 1
+    title_id: str
+    title_en: str
+    names: list[str]
+    summary: bool = False
+
+    def reserve(self, ctx: Context, sheet: str, row: int) -> int:
+        ctx.lay.cells.append(Cell(sheet, row, 1, self.title(ctx.lang), "section"))
+        for i, name in enumerate(self.names):
+            ctx.home(name, sheet, row + 1 + i)
+        return len(self.names) + 2
+
+    def place(self, ctx: Context, sheet: str, row: int) -> None:
+        for i, name in enumerate(self.names):
+            place_quantity(ctx, sheet, row + 1 + i, name)
+
+
+def place_quantity(ctx: Context, sheet: str, row: int, name: str) -> None:
+    """A quantity's row: an input cell with its dropdown or allowed range, else its formula (and manual value)."""
+    lay, q = ctx.lay, ctx.graph[name]
+    fmt = q.unit.number_format
+    lay.cells.append(Cell(sheet, row, 1, q.label(ctx.lang), "label"))
+    lay.cells.append(Cell(sheet, row, 4, q.unit.label_in(ctx.lang), "unit"))
+    lay.cells.append(Cell(sheet, row, 5, name, "name"))
+    note = load_notes().get(name, {}) if ctx.lang == "id" else {}  # a quantity without a note yet shows English
+    source = note.get("source", q.source) if ctx.lang == "id" else source_en(q.source)
+    lay.cells.append(Cell(sheet, row, 6, f"{note.get('note', q.doc)} [{source}]", "note"))
+    coord = f"{get_column_letter(VALUE_COL)}{row}"
+    if q.is_input:
+        domain = domain_of(q)
+        if name in lay.share_inputs:
+            fmt, domain = SHARE_FORMAT, replace(domain, low=domain.low / 100, high=domain.high / 100)
+        value = lay.cell_value(name, ctx.values.get(name, q.default))
+        lay.cells.append(Cell(sheet, row, VALUE_COL, value, "input", fmt))
+        lay.inputs[name] = (sheet, coord)
+        if q.choices:
+            lay.list_validations.append((sheet, coord, table_name(*q.choices)))
+        elif q.options:
+            lay.list_validations.append((sheet, coord, '"' + ",".join(q.options) + '"'))
+        else:
+            lay.number_validations.append((sheet, coord))
+            lay.domains[(sheet, coord)] = domain
+        return
+    node = ctx.graph.cell_expr(name)
+    text = to_excel(node, ctx.cells, ctx.ranges, ctx.lang)
+    lay.formulas.append(FormulaCell(sheet, row, VALUE_COL, node, text, ("q", name), fmt))
+    if q.overridable:
+        _manual_value_cell(ctx, sheet, row, name, fmt)
+
+
+def _manual_value_cell(ctx: Context, sheet: str, row: int, name: str, fmt: str) -> None:
+    """The yellow cell that replaces a formula's or catalog's value when filled."""
+    lay, q = ctx.lay, ctx.graph[name]
+    coord = f"{get_column_letter(OVERRIDE_COL)}{row}"
+    lay.cells.append(Cell(sheet, row, OVERRIDE_COL, ctx.values.get(name), "input", fmt))
+    lay.inputs[override_key(name)] = (sheet, coord)
+    if q.is_text:
+        if q.choices:
+            lay.list_validations.append((sheet, coord, table_name(*q.choices)))
+    else:
+        lay.number_validations.append((sheet, coord))
+        lay.domains[(sheet, coord)] = domain_of(q)

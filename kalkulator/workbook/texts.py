@@ -1,0 +1,42 @@
+"""The workbook's texts kept in templates/: the guide, the Indonesian notes and the English of their sources."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import cache
+from pathlib import Path
+
+from kalkulator.paths import TEMPLATES_DIR
+
+TEMPLATES = TEMPLATES_DIR
+
+
+def load_guide(path: Path | None = None) -> dict:
+    with open(path or TEMPLATES / "guide.toml", "rb") as fh:
+        return tomllib.load(fh)
+
+
+@cache
+def load_notes(path: Path | None = None) -> dict[str, dict[str, str]]:
+    """The Indonesian `note` of every quantity, and its `source` where the Python one is English or imprecise."""
+    with open(path or TEMPLATES / "notes_id.toml", "rb") as fh:
+        return tomllib.load(fh)
+
+
+@cache
+def load_sources_en(path: Path | None = None) -> dict[str, str]:
+    """English for the sources written in Indonesian, keyed by the Indonesian text (templates/sources_en.toml)."""
+    with open(path or TEMPLATES / "sources_en.toml", "rb") as fh:
+        return tomllib.load(fh)
+
+
+CATALOG_SOURCE = re.compile(r"Katalog (\w+): kolom ([\w /]+)")  # what base.lookup writes for a catalog value
+
+
+def source_en(source: str) -> str:
+    """A quantity's source as the English workbook shows it: from the table, else a catalog lookup by rule."""
+    if source in load_sources_en():
+        return load_sources_en()[source]
+    match = CATALOG_SOURCE.fullmatch(source)
+    return f"Catalog {match.group(1)}: column {match.group(2)}" if match else source
