@@ -50,6 +50,16 @@ LLAMA_CPP_DEFAULTS = {"kv_cache_type": "F16", "split_mode": "layer", "cpu_offloa
 # (`-sm row`, and the only multi-GPU mode of builds before January 2024) divides every weight matrix across the GPUs
 # and gathers each product: the engine's tensor split, with llama.cpp's exchanges per layer (engine catalog).
 SPLIT_MODES = {"layer": "layer", "row": "tensor"}
+# The published serving runs (serving_calibration.py fits on them): FP8 checkpoints quantized with ModelOpt, whose
+# KV cache is FP8 too; NVLink all-reduce. Here, not there: serving_calibration reads this module.
+SERVING_ENGINE = "tensorrt-llm"
+SERVING_RUN_SETTINGS = {
+    "gpu_name": "H100 SXM 80GB",
+    "quant_name": "FP8",
+    "kv_cache_type": "FP8",
+    "engine": SERVING_ENGINE,
+}
+NVLINK_ALLREDUCE_US = 10  # the allreduce_us input's NVLink range is 5–10 µs
 
 
 # ---- names as published → catalog names ---------------------------------------------------------------------
@@ -150,10 +160,8 @@ class Measurement:
     def settings(self) -> dict[str, Value]:
         """The scenario of the measured setup."""
         if self.metric == "serve":
-            from kalkulator.serving_calibration import NVLINK_ALLREDUCE_US, RUN_SETTINGS  # the serving fit's setup
-
             return {
-                **RUN_SETTINGS,
+                **SERVING_RUN_SETTINGS,
                 "build_era_text": self.era_text,
                 "gpu_name": self.gpu_name,
                 "model_name": self.model_name,

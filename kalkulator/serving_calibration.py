@@ -18,17 +18,16 @@ from kalkulator.arrays import evaluate_many
 from kalkulator.calibration import SPLIT_WORDS, error_stats, gpus_text, residual_band
 from kalkulator.catalog import Catalog
 from kalkulator.graph import Graph
+from kalkulator.measurements import NVLINK_ALLREDUCE_US
+from kalkulator.measurements import SERVING_ENGINE as ENGINE
+from kalkulator.measurements import SERVING_RUN_SETTINGS as RUN_SETTINGS
 from kalkulator.paths import CALIBRATION_DIR
 from kalkulator.quantities import QUANTITIES
 from kalkulator.scenario import resolve
 
 SERVING_FILE = "measured_2025_builds.csv"
-ENGINE = "tensorrt-llm"
 PARAMS = ("prefill_efficiency_frac", "serving_serial_frac")
 START = (0.5, 0.5)
-# The published runs: FP8 checkpoints quantized with ModelOpt, whose KV cache is FP8 too; NVLink all-reduce.
-RUN_SETTINGS = {"gpu_name": "H100 SXM 80GB", "quant_name": "FP8", "kv_cache_type": "FP8", "engine": ENGINE}
-NVLINK_ALLREDUCE_US = 10  # the allreduce_us input's NVLink range is 5–10 µs
 
 
 @dataclass(frozen=True)
