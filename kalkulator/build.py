@@ -1,15 +1,17 @@
-"""Build dist/kalkulator.xlsx from the catalogs and quantities, and define the verification passes."""
+"""Build dist/kalkulator.xlsx from the catalogs and quantities, and define the verification passes.
+
+Building needs the engine's values (cached in the file), never the verifier (kalkulator/workbook/verify.py).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from kalkulator.catalog import Catalog, load_catalog
 from kalkulator.graph import Graph
 from kalkulator.quantities import QUANTITIES
+from kalkulator.workbook.expected import InputSet, expected_values
 from kalkulator.workbook.layout import Layout, build_layout
-from kalkulator.workbook.verify import InputSet, Report, compare, expected_values
 from kalkulator.workbook.writer import render, to_bytes
 
 LANGS = ("id", "en")
@@ -131,19 +133,3 @@ def verification_passes(catalog: Catalog, layout: Layout) -> list[InputSet]:
             table_inputs = {(sweep, 0): {"concurrent_users": 3}} if sweep is not None else {}
         passes.append(InputSet(name, settings, table_inputs))
     return passes
-
-
-def check_with_libreoffice(lang: str, catalog: Catalog, passes: list[InputSet], workdir: Path) -> Report:
-    """Recalculate the workbook in LibreOffice once per input set (its inputs typed into the cells)."""
-    from kalkulator.workbook.libreoffice import recalculate
-
-    report = Report()
-    for inputs in passes:
-        variant = build(lang, catalog, values=inputs.settings)
-        path = workdir / workbook_name(lang)
-        path.write_bytes(variant.data)
-        values = recalculate(path)
-        report.passes.append(inputs.name)
-        report.cells_checked += len(variant.layout.formulas)
-        report.mismatches.extend(compare(variant.layout, variant.graph, catalog, inputs, values))
-    return report

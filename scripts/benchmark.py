@@ -21,10 +21,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from kalkulator.build import build, check_with_libreoffice, verification_passes
+from kalkulator.build import build, verification_passes
 from kalkulator.catalog import load_catalog
 from kalkulator.workbook.libreoffice import soffice
-from kalkulator.workbook.verify import InputSet, verify
+from kalkulator.workbook.verify import InputSet, check_with_libreoffice, verify
 
 KALKULATOR = [sys.executable, "-c", "from kalkulator.cli import main; main()"]
 

@@ -12,10 +12,10 @@ import subprocess
 import pytest
 from test_edges import EDGES
 
-from kalkulator.build import check_with_libreoffice, verification_passes
+from kalkulator.build import verification_passes
 from kalkulator.expr import XlError
 from kalkulator.workbook.libreoffice import recalculate, render_pdf, soffice
-from kalkulator.workbook.verify import InputSet
+from kalkulator.workbook.verify import InputSet, check_with_libreoffice
 
 if soffice() is None:
     if os.environ.get("CI") == "true":

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from kalkulator import forked
-from kalkulator.build import LANGS, build, check_with_libreoffice, lay_out, verification_passes, workbook_name
+from kalkulator.build import LANGS, build, lay_out, verification_passes, workbook_name
 from kalkulator.catalog import Catalog
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail
 from kalkulator.files import MB, FileReadError, check_regular
@@ -201,7 +201,7 @@ def _detect_lang(path: Path) -> str:
 @CATALOG_OPTION
 def verify_cmd(path: Path, shipped_only: bool, with_lo: bool, catalog_dir: Path | None) -> None:
     """Evaluate PATH with the `formulas` package and compare every formula cell with the engine."""
-    from kalkulator.workbook.verify import InputSet, verify
+    from kalkulator.workbook.verify import InputSet, check_with_libreoffice, verify
 
     catalog = load_catalog_or_fail(catalog_dir)
     started = time.perf_counter()

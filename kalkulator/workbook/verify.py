@@ -20,10 +20,9 @@ from pathlib import Path
 from kalkulator import forked
 from kalkulator.catalog import Catalog
 from kalkulator.expr import Value, XlError, xl_round, xl_rounddown, xl_roundup
-from kalkulator.expr import evaluate as evaluate_tree
 from kalkulator.graph import Graph, override_key
-from kalkulator.workbook import sensitivity
-from kalkulator.workbook.layout import FormulaCell, Layout
+from kalkulator.workbook.cells import FormulaCell, Layout
+from kalkulator.workbook.expected import InputSet, expected_values
 
 REL_TOL = 1e-9
 
@@ -93,43 +92,6 @@ def same(expected: Value, got: Value) -> bool:
     if isinstance(expected, XlError) or isinstance(got, XlError):
         return str(expected) == str(got)
     return expected == got
-
-
-def expected_values(
-    layout: Layout,
-    graph: Graph,
-    columns: Mapping,
-    settings: Mapping[str, Value],
-    table_inputs: Mapping[tuple[int, int], dict[str, Value]] | None = None,
-) -> dict[tuple, Value]:
-    """Python's value for every formula cell under `settings` (and changed table key cells)."""
-    scenario = graph.evaluate(settings, columns, layout.lang)
-    rows: dict[tuple[int, int], dict[str, Value]] = {}
-
-    def row_values(block: int, i: int) -> dict[str, Value]:
-        if (block, i) not in rows:
-            rb = layout.row_blocks[block]
-            bound = {name: evaluate_tree(tree, scenario, columns, layout.lang) for name, tree in rb.moved.items()}
-            bound |= rb.bound[i]
-            bound.update((table_inputs or {}).get((block, i), {}))
-            computed = graph.evaluate_row(scenario, bound, rb.columns, columns, layout.lang)
-            rows[(block, i)] = dict(scenario) | bound | computed  # a column the row does not move: the scenario's
-        return rows[(block, i)]
-
-    whatif = [
-        sensitivity.values(s, scenario, {e: row_values(b, i)[q] for e, (b, i, q) in s.ends.items()}, layout.lang)
-        for s in layout.sensitivities
-    ]
-    out: dict[tuple, Value] = {}
-    for f in layout.formulas:
-        if f.key[0] == "q":
-            out[f.key] = scenario[f.key[1]]
-        elif f.key[0] == "sens":
-            out[f.key] = whatif[f.key[1]][f.key[2]]
-        else:
-            _, block, i, name = f.key
-            out[f.key] = row_values(block, i)[name]
-    return out
 
 
 _WORD = re.compile(r"[A-Z_][A-Z0-9_.]*")
@@ -293,15 +255,6 @@ def evaluate(
     return merged
 
 
-@dataclass
-class InputSet:
-    """One verification pass: scenario settings plus changed key cells of value tables."""
-
-    name: str
-    settings: dict[str, Value]
-    table_inputs: dict[tuple[int, int], dict[str, Value]] = field(default_factory=dict)
-
-
 def input_cells(layout: Layout, inputs: InputSet) -> dict[tuple[str, str], Value]:
     """Map an input set to the workbook cells that hold its values."""
     cells: dict[tuple[str, str], Value] = {}
@@ -378,4 +331,21 @@ def verify(
             report.mismatches.append(
                 Mismatch("cached values", f"{f.sheet}!{f.coord}", f.label, recalculated[k], cached[k])
             )
+    return report
+
+
+def check_with_libreoffice(lang: str, catalog: Catalog, passes: list[InputSet], workdir: Path) -> Report:
+    """Recalculate the workbook in LibreOffice once per input set (its inputs typed into the cells)."""
+    from kalkulator.build import build, workbook_name
+    from kalkulator.workbook.libreoffice import recalculate
+
+    report = Report()
+    for inputs in passes:
+        variant = build(lang, catalog, values=inputs.settings)
+        path = workdir / workbook_name(lang)
+        path.write_bytes(variant.data)
+        values = recalculate(path)
+        report.passes.append(inputs.name)
+        report.cells_checked += len(variant.layout.formulas)
+        report.mismatches.extend(compare(variant.layout, variant.graph, catalog, inputs, values))
     return report
