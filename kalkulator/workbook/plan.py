@@ -45,7 +45,7 @@ class Sheet:
 def load_plan(path: Path | None = None) -> list[Sheet]:
     path = path or TEMPLATES / "workbook.toml"
     with open(path, "rb") as fh:
-        return parse_plan(tomllib.load(fh), path.name)
+        return parse_plan(tomllib.load(fh), str(path))
 
 
 def parse_plan(raw: dict, name: str = "workbook.toml") -> list[Sheet]:

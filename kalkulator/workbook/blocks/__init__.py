@@ -18,7 +18,7 @@ KINDS: dict[str, type[Block]] = {
     for kind in (Quantities, Answers, CatalogTable, Rows, Snapshot, SensitivityBlock, ChoicesBlock, ChartBlock, Guide)
 }
 
-__all__ = ["KINDS", "Block", "Context", "PlanError", "parse_block"]
+__all__ = ["KINDS", "Block", "Context", "PlanError", "Quantities", "from_toml", "parse_block"]
 
 
 def parse_block(raw: dict, where: str) -> Block:
