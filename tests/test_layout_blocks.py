@@ -26,7 +26,7 @@ def test_every_kind_the_template_uses_is_registered_and_parses():
     with open(TEMPLATES / "workbook.toml", "rb") as fh:
         raw = tomllib.load(fh)
     used = {b["kind"] for sheet in raw["sheet"] for b in sheet["blocks"]}
-    assert used == {"guide", "quantities", "answers", "catalog", "rows", "snapshot", "sensitivity", "chart"}
+    assert used == {"guide", "quantities", "answers", "catalog", "rows", "snapshot", "sensitivity", "choices", "chart"}
     assert used <= set(blocks.KINDS)
     sheets = plan.load_plan()
     assert [s.key for s in sheets] == [s["key"] for s in raw["sheet"]]
