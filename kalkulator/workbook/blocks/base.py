@@ -56,9 +56,6 @@ class Block:
     kind: ClassVar[str]
     stage: ClassVar[int] = 0  # 0: nothing left for pass 2
 
-    def title(self, lang: str) -> str:
-        return getattr(self, f"title_{lang}")
-
     def reserve(self, ctx: Context, sheet: str, row: int) -> int:
         """Pass 1: the rows the block takes from `row` of `sheet`."""
         raise NotImplementedError
@@ -72,6 +69,17 @@ class Block:
 
     def place(self, ctx: Context, sheet: str, row: int) -> None:
         """Pass 2: fill the rows reserved at `row`."""
+
+
+@dataclass(frozen=True)
+class Titled(Block):
+    """A block with a section title in each language."""
+
+    title_id: str
+    title_en: str
+
+    def title(self, lang: str) -> str:
+        return self.title_id if lang == "id" else self.title_en
 
 
 _TYPES: dict[str, type | tuple[type, ...]] = {

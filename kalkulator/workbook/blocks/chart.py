@@ -8,17 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from kalkulator.workbook.blocks.base import Block, Context
+from kalkulator.workbook.blocks.base import Context, Titled
 from kalkulator.workbook.cells import CHART_ROWS, VALUE_COL, Chart
 
 
 @dataclass(frozen=True)
-class ChartBlock(Block):
+class ChartBlock(Titled):
     kind: ClassVar[str] = "chart"
     stage: ClassVar[int] = 7  # after the live tables it may draw
     chart: str
-    title_id: str
-    title_en: str
     names: list[str] | None = None
     categories: list[str] | None = None
     table: str | None = None  # a live table's title_en, with `columns`

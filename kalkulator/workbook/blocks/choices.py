@@ -12,7 +12,7 @@ from typing import ClassVar
 from kalkulator.expr import to_excel
 from kalkulator.quantities.domains import domain_of
 from kalkulator.workbook import choices
-from kalkulator.workbook.blocks.base import Block, Context
+from kalkulator.workbook.blocks.base import Context, Titled
 from kalkulator.workbook.cells import (
     Cell,
     Conditional,
@@ -38,13 +38,11 @@ class Part1:
 
 
 @dataclass(frozen=True)
-class ChoicesBlock(Block):
+class ChoicesBlock(Titled):
     """`rows`: [GPU name, GPUs per replica] per candidate; `columns`: the answers shown (the check among them)."""
 
     kind: ClassVar[str] = "choices"
     stage: ClassVar[int] = 5
-    title_id: str
-    title_en: str
     rows: list[list]
     columns: list[str]
 

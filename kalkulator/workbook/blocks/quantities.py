@@ -8,7 +8,7 @@ from typing import ClassVar
 from kalkulator.expr import to_excel
 from kalkulator.graph import override_key
 from kalkulator.quantities.domains import domain_of
-from kalkulator.workbook.blocks.base import Block, Context
+from kalkulator.workbook.blocks.base import Context, Titled
 from kalkulator.workbook.cells import (
     OVERRIDE_COL,
     SHARE_FORMAT,
@@ -22,13 +22,11 @@ from kalkulator.workbook.texts import load_notes, source_en
 
 
 @dataclass(frozen=True)
-class Quantities(Block):
+class Quantities(Titled):
     """A titled run of quantity rows; `summary` marks what `kalkulator hitung` prints first."""
 
     kind: ClassVar[str] = "quantities"
     stage: ClassVar[int] = 1
-    title_id: str
-    title_en: str
     names: list[str]
     summary: bool = False
 

@@ -12,16 +12,14 @@ from typing import ClassVar
 
 from kalkulator.expr import R, Value, to_excel
 from kalkulator.quantities.domains import domain_of
-from kalkulator.workbook.blocks.base import Block, Context
+from kalkulator.workbook.blocks.base import Context, Titled
 from kalkulator.workbook.cells import Cell, Conditional, FormulaCell, RowBlock, get_column_letter, ref
 
 
 @dataclass(frozen=True)
-class Rows(Block):
+class Rows(Titled):
     kind: ClassVar[str] = "rows"
     stage: ClassVar[int] = 3
-    title_id: str
-    title_en: str
     bind: dict[str, str]
     columns: list[str]
     rows_from: str | None = None

@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from kalkulator.expr import Node, R, to_excel
 from kalkulator.workbook import sensitivity as whatif
-from kalkulator.workbook.blocks.base import Block, Context
+from kalkulator.workbook.blocks.base import Context, Titled
 from kalkulator.workbook.cells import (
     CHART_ROWS,
     Cell,
@@ -42,13 +42,11 @@ TEXT = {  # key → (Indonesian, English)
 
 
 @dataclass(frozen=True)
-class SensitivityBlock(Block):
+class SensitivityBlock(Titled):
     """`inputs` move by ± `step_frac`, or within `bands` (input → its low and high share quantities)."""
 
     kind: ClassVar[str] = "sensitivity"
     stage: ClassVar[int] = 4
-    title_id: str
-    title_en: str
     chart_title_id: str
     chart_title_en: str
     step_frac: float

@@ -11,18 +11,16 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from kalkulator.expr import XlError
-from kalkulator.workbook.blocks.base import Block, Context
+from kalkulator.workbook.blocks.base import Context, Titled
 from kalkulator.workbook.cells import Cell
 
 FIXED = {"id": " (nilai tetap, dihitung saat workbook dibuat)", "en": " (fixed values, computed at build)"}
 
 
 @dataclass(frozen=True)
-class Snapshot(Block):
+class Snapshot(Titled):
     kind: ClassVar[str] = "snapshot"
     stage: ClassVar[int] = 6
-    title_id: str
-    title_en: str
     rows_from: str
     bind: dict[str, str]
     columns: list[str]
