@@ -195,7 +195,7 @@ def test_list_commands(run):
     [
         (["--engine", "vlm"], "engine: 'vlm' is not in the engine catalog. Closest: vllm"),
         (["--engine", "vlm", "--set", "engine_max_batch_users=4"], "serving_serial_frac"),  # speeds too
-        (["--set", "gpu_backend=quantum"], "gpu_backend must be one of cuda, rocm, metal, vulkan, sycl, cpu"),
+        (["--set", "gpu_backend=quantum"], "gpu_backend must be one of cuda, rocm, metal, vulkan, sycl, hpu, cpu"),
         (["--set", "gpu_row=50"], "gpu_row is computed and cannot be set"),
         (["--set", "n_gpus=2.5"], "n_gpus must be a whole number from 1 to 1,024"),
         (["--set", "model_params_b=1e308"], "model_params_b must be from 0 (exclusive) to 100,000"),
