@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kalkulator.expr import EQ, IF, IFERROR, INDEX, MATCH, ROUND, Col, Node, R
+from kalkulator.expr import EQ, IF, IFERROR, INDEX, MATCH, ROUND, Col, R
 from kalkulator.graph import Graph
 from kalkulator.quantities.checks import OK
-from kalkulator.workbook.sensitivity import Sensitivity
+from kalkulator.workbook.sensitivity import Sensitivity, rank_of
 
 if TYPE_CHECKING:
     from kalkulator.workbook.blocks.choices import ChoicesBlock
@@ -89,13 +89,7 @@ def new(graph: Graph, block: ChoicesBlock, key: str, lang: str) -> Sensitivity:
         # Rounded to whole rupiah: another spreadsheet engine's last-bit differences never reorder equal rows.
         s.names[f"{key}_score_{i}"] = IFERROR(IF(passes, ROUND(R(end_name(key, i, RANK_BY)), 0), UNRANKED), UNRANKED)
     for i in range(n):
-        me = R(f"{key}_score_{i}")
-        terms = [IF(R(f"{key}_score_{j}") < me, 1, 0) for j in range(n)]
-        terms += [IF(EQ(R(f"{key}_score_{j}"), me), 1, 0) for j in range(i)]
-        rank: Node = terms[0]
-        for t in terms[1:]:
-            rank = rank + t
-        s.names[f"{key}_rank_{i}"] = rank + 1
+        s.names[f"{key}_rank_{i}"] = rank_of([f"{key}_score_{j}" for j in range(n)], i, largest_first=False)
     s.first = len(s.names)
     s.columns[(key, "rank")] = [f"{key}_rank_{i}" for i in range(n)]
     for name in (*KEYS, *shown(block)):

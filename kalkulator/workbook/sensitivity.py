@@ -116,13 +116,7 @@ def build_trees(s: Sensitivity) -> None:
             for up in (False, True):
                 s.names[copy_name(key, k, out, up)] = R(end_name(key, k, out, up))
     for k in range(n):
-        me = R(f"{key}_swing_{k}")
-        terms = [IF(R(f"{key}_swing_{j}") > me, 1, 0) for j in range(n)]
-        terms += [IF(EQ(R(f"{key}_swing_{j}"), me), 1, 0) for j in range(k)]
-        rank: Node = terms[0]
-        for t in terms[1:]:
-            rank = rank + t
-        s.names[f"{key}_rank_{k}"] = rank + 1
+        s.names[f"{key}_rank_{k}"] = rank_of([f"{key}_swing_{j}" for j in range(n)], k, largest_first=True)
     s.first = len(s.names)
     s.columns[(key, "rank")] = [f"{key}_rank_{k}" for k in range(n)]
     s.columns[(key, "label")] = [f"{key}_label_{k}" for k in range(n)]
@@ -137,6 +131,18 @@ def build_trees(s: Sensitivity) -> None:
                 s.names[sorted_name(key, r, out, up)] = INDEX(Col(key, f"{int(up)}_{out}"), position)
         for up in (False, True):
             s.names[delta_name(key, r, up)] = IFERROR(R(sorted_name(key, r, first_out, up)) - R(first_out), 0)
+
+
+def rank_of(names: list[str], k: int, largest_first: bool) -> Node:
+    """Live rank (1 = first) of the value named names[k] among `names`; ties keep the order of `names`.
+    Sums of IFs rather than RANK(): every spreadsheet app and the engine evaluate it alike."""
+    me = R(names[k])
+    terms = [IF(R(other) > me if largest_first else R(other) < me, 1, 0) for other in names]
+    terms += [IF(EQ(R(other), me), 1, 0) for other in names[:k]]
+    rank: Node = terms[0]
+    for t in terms[1:]:
+        rank = rank + t
+    return rank + 1
 
 
 def copy_name(key: str, k: int, output: str, up: bool) -> str:
