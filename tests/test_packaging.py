@@ -15,6 +15,7 @@ import shutil
 import site
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -38,6 +39,20 @@ def test_checkout_uses_its_own_folders():
         ROOT / "templates",
     )
     assert default_out_dir() == ROOT / "dist"
+
+
+def test_every_code_package_is_listed_for_the_wheel():
+    """A subpackage missing from pyproject's explicit list installs without its modules (CI caught
+    kalkulator.workbook.blocks only in the slow wheel test); this quick check names the missing one."""
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    on_disk = {
+        ".".join(init.parent.relative_to(ROOT).parts) for init in (ROOT / "kalkulator").rglob("__init__.py")
+    } | {
+        ".".join(folder.relative_to(ROOT).parts)
+        for folder in (ROOT / "kalkulator").rglob("*")
+        if folder.is_dir() and folder.name != "__pycache__" and any(folder.glob("*.py"))
+    }
+    assert on_disk - listed == set()
 
 
 def test_catalog_export_copies_every_catalog_and_refuses_to_overwrite(tmp_path):
