@@ -45,9 +45,7 @@ def test_every_code_package_is_listed_for_the_wheel():
     """A subpackage missing from pyproject's explicit list installs without its modules (CI caught
     kalkulator.workbook.blocks only in the slow wheel test); this quick check names the missing one."""
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    on_disk = {
-        ".".join(init.parent.relative_to(ROOT).parts) for init in (ROOT / "kalkulator").rglob("__init__.py")
-    } | {
+    on_disk = {".".join(init.parent.relative_to(ROOT).parts) for init in (ROOT / "kalkulator").rglob("__init__.py")} | {
         ".".join(folder.relative_to(ROOT).parts)
         for folder in (ROOT / "kalkulator").rglob("*")
         if folder.is_dir() and folder.name != "__pycache__" and any(folder.glob("*.py"))
