@@ -99,6 +99,7 @@ _SOURCE = (
     _text("source", ("Sumber", "Source"), doc="where the figures come from"),
     _date("as_of", ("Per tanggal", "As of"), doc="date of the figures"),
 )
+PER_1M_USD = ("USD/1 juta token", "USD/1M tokens")
 BACKENDS = ("cuda", "rocm", "metal", "vulkan", "sycl", "hpu", "cpu")  # hpu: Intel Gaudi (SynapseAI)
 # Interconnect kinds: one-hop kinds (a switch or a full mesh) need two hops per all-reduce whatever the GPU count.
 LINK_KINDS = (
@@ -775,10 +776,12 @@ TARIFF = Schema(
         _enum("kind", ("Jenis tarif", "Tariff kind"), choices=("pln", "datacenter")),
         _num(
             "idr_per_kwh",
-            ("Rp/kWh", "Rp/kWh"),
+            ("Harga listrik", "Electricity price"),
             0,
             1_000_000,
+            unit="Rp/kWh",
             plausible=(300, 10000, "PLN tariffs are about Rp 1,000–2,500 per kWh"),
+            doc="Rupiah per kWh of the tariff.",
         ),
         *_SOURCE,
     ),
@@ -792,25 +795,25 @@ CLOUD = Schema(
     (
         _text("name", ("Nama", "Name")),
         _text("provider", ("Penyedia", "Provider")),
-        _text("gpu", ("GPU", "GPU")),
-        _int("gpus", ("GPU per instance", "GPUs per instance"), 1, 1024),
+        _text("gpu", ("GPU di penawaran", "GPU of the offer"), doc="GPU model of the instance."),
+        _int("gpus", ("GPU per instance", "GPUs per instance"), 1, 1024, doc="GPUs in one instance."),
         _num(
             "usd_per_hour",
-            ("USD/jam", "USD/hour"),
+            ("Harga per jam (USD)", "Price per hour (USD)"),
             0,
             BIG,
             above=True,
             required=False,
-            doc="on-demand price of the instance",
+            doc="On-demand price of the instance (blank, read as 0, when billed in rupiah).",
         ),
         _num(
             "idr_per_hour",
-            ("Rp/jam", "Rp/hour"),
+            ("Harga per jam (Rupiah)", "Price per hour (rupiah)"),
             0,
             BIG,
             above=True,
             required=False,
-            doc="price of the instance in rupiah",
+            doc="Price of providers billing in rupiah (blank, read as 0, when billed in USD).",
         ),
         _num(
             "spot_usd_per_hour",
@@ -837,7 +840,7 @@ API = Schema(
         _text("provider", ("Penyedia", "Provider")),
         _text(
             "model",
-            ("Model yang dilayani", "Model served"),
+            ("Model yang dilayani API", "Model the API serves"),
             doc="the model the row serves: a catalog model name for open models, else the provider's model",
         ),
         _text(
@@ -847,24 +850,40 @@ API = Schema(
             doc="catalog family|size class of that model (small ≤ 15 B, medium ≤ 40 B, large ≤ 150 B, frontier), blank"
             " for closed models",
         ),
-        _num("input_usd_per_1m", ("Input USD/1 juta token", "Input USD/1M tokens"), 0, 10_000),
-        _num("output_usd_per_1m", ("Output USD/1 juta token", "Output USD/1M tokens"), 0, 10_000),
         _num(
-            "cached_input_usd_per_1m",
-            ("Input dari cache USD/1 juta token", "Cached input USD/1M tokens"),
+            "input_usd_per_1m",
+            ("Harga token input", "Input token price"),
             0,
             10_000,
+            unit=PER_1M_USD,
+            doc="USD per 1M prompt tokens.",
+        ),
+        _num(
+            "output_usd_per_1m",
+            ("Harga token output", "Output token price"),
+            0,
+            10_000,
+            unit=PER_1M_USD,
+            doc="USD per 1M generated tokens.",
+        ),
+        _num(
+            "cached_input_usd_per_1m",
+            ("Harga token input dari cache", "Cached input token price"),
+            0,
+            10_000,
+            unit=PER_1M_USD,
             required=False,
-            doc="price of prompt tokens read from the provider's cache",
+            doc="USD per 1M prompt tokens read from the provider's prompt cache (blank in the catalog: the input "
+            "price).",
         ),
         _num(
             "batch_discount_frac",
-            ("Diskon batch", "Batch discount"),
+            ("Diskon API batch", "Batch API discount"),
             0,
             1,
             unit="0–1",
             required=False,
-            doc="discount of the provider's batch API (blank = no batch API)",
+            doc="Discount of the provider's batch API (blank: it has none); applies when the batch mode is on.",
         ),
         *_SOURCE,
     ),
@@ -878,18 +897,32 @@ HOSTING = Schema(
     (
         _text("name", ("Nama", "Name")),
         _enum("mode", ("Mode", "Mode"), choices=("colocation", "dedicated")),
-        _num("idr_per_month", ("Rp/bulan", "Rp/month"), 0, BIG, above=True),
-        _int("gpus", ("GPU dalam paket", "GPUs in the plan"), 0, 10_000),
+        _num(
+            "idr_per_month",
+            ("Sewa paket per bulan", "Plan rent per month"),
+            0,
+            BIG,
+            above=True,
+            unit="Rp",
+            doc="Rent of the plan.",
+        ),
+        _int(
+            "gpus",
+            ("GPU yang dicakup paket", "GPUs the plan is sized for"),
+            0,
+            10_000,
+            doc="0 = a fixed slot, not sized per GPU.",
+        ),
         _text(
             "gpu", ("GPU", "GPU"), required=False, doc="GPU model a dedicated server comes with (blank for rack space)"
         ),
         _num(
             "kw_included",
-            ("Daya termasuk", "Power included"),
+            ("Daya termasuk dalam paket", "Power included in the plan"),
             0,
             10_000,
             unit="kW",
-            doc="power included in the rent, kW (more is billed per kWh)",
+            doc="kW of power the rent includes; more is billed per kWh.",
         ),
         *_SOURCE,
     ),
@@ -915,19 +948,19 @@ DEPLOYMENT = Schema(
         ),
         _num(
             "server_capex_idr",
-            ("Platform per server tanpa GPU", "Platform per server without GPUs"),
+            ("Platform per server (tanpa GPU)", "Platform per server (without GPUs)"),
             0,
             BIG,
             unit="Rp",
-            doc="platform of one server without its GPUs: CPUs, memory, board, PSUs, chassis",
+            doc="CPUs, board, memory, PSUs and chassis of one server, from the deployment profile.",
         ),
         _num(
             "host_power_w",
-            ("Daya host per server", "Host power per server"),
+            ("Daya server selain GPU", "Server power besides the GPUs"),
             0,
             1_000_000,
             unit="W",
-            doc="power of one server besides its GPUs, at load",
+            doc="CPU, memory, disks, fans and PSU losses at load, per server, from the deployment profile.",
         ),
         _num(
             "network_capex_idr",
@@ -935,7 +968,7 @@ DEPLOYMENT = Schema(
             0,
             BIG,
             unit="Rp",
-            doc="NICs, switch ports and cabling per server",
+            doc="NICs, switch ports and cabling per server, from the deployment profile.",
         ),
         _num(
             "storage_capex_idr",
@@ -943,15 +976,15 @@ DEPLOYMENT = Schema(
             0,
             BIG,
             unit="Rp",
-            doc="NVMe (RAID) per server",
+            doc="NVMe (RAID) per server, from the deployment profile.",
         ),
         _num(
             "setup_capex_idr",
-            ("Instalasi per server", "Installation per server"),
+            ("Instalasi dan setup per server", "Installation and setup per server"),
             0,
             BIG,
             unit="Rp",
-            doc="racking, wiring and installation per server",
+            doc="Racking, wiring and installation per server, from the deployment profile.",
         ),
         _num(
             "maintenance_frac",
@@ -959,7 +992,8 @@ DEPLOYMENT = Schema(
             0,
             1,
             unit=("porsi capex", "share of capex"),
-            doc="spare parts, support contract and repairs per year, as a share of the capex",
+            doc="Spare parts, support contract and repairs per year as a share of the capex, from the deployment "
+            "profile.",
         ),
         _num(
             "staff_fte_per_server",
@@ -967,27 +1001,34 @@ DEPLOYMENT = Schema(
             0,
             BIG,
             unit="FTE",
-            doc="engineers (full-time equivalents) per server",
+            doc="Engineers (full-time equivalents) per server, from the deployment profile (0 for a workstation).",
         ),
         _num(
             "staff_salary_idr_per_month",
-            ("Gaji per FTE per bulan", "Salary per FTE per month"),
+            ("Biaya satu engineer per bulan", "One engineer per month"),
             0,
             BIG,
             unit="Rp",
-            doc="cost of one engineer per month",
+            doc="Monthly cost of one full-time engineer.",
         ),
         _enum(
             "cooling_type",
-            ("Pendinginan", "Cooling"),
+            ("Jenis pendinginan", "Cooling type"),
             choices=COOLING_TYPES,
-            doc="how the room is cooled (sets the PUE)",
+            doc="How the room is cooled, from the deployment profile; sets the PUE unless one is typed (none: a "
+            "workstation in a room cooled for people).",
         ),
-        _text("tariff_name", ("Tarif listrik", "Electricity tariff"), doc="electricity tariff (a name in tariffs.csv)"),
+        _text(
+            "tariff_name",
+            ("Tarif listrik", "Electricity tariff"),
+            doc="PLN tariff group or data-centre power rate (a name in tariffs.csv), from the deployment profile "
+            "(choose another as a manual value).",
+        ),
         _text(
             "colocation_name",
             ("Paket colocation", "Colocation plan"),
-            doc="rack plan in colocation (a name in hosting.csv)",
+            doc="Rack space rented for your own servers (a name in hosting.csv), from the deployment profile (choose "
+            "another as a manual value).",
         ),
         *_SOURCE,
     ),

@@ -67,17 +67,34 @@ def test_every_field_is_described_and_cited_by_a_text_column():
 
 
 # Lookups that are not simply their column keep their own words: a pick between two columns, a row's name.
-OWN_WORDS = {"engine_bandwidth_efficiency_frac", "prefill_efficiency_frac", "speed_params_name"}
+OWN_WORDS = {
+    "engine_bandwidth_efficiency_frac",
+    "prefill_efficiency_frac",
+    "speed_params_name",
+    "vision_encode_efficiency_frac",  # the prefill column read for the vision encoder
+}
+API_PRICES = ("input_usd_per_1m", "output_usd_per_1m", "cached_input_usd_per_1m", "batch_discount_frac")
 
 
-def test_the_scenario_lookups_are_labelled_by_their_fields():
+def test_every_lookup_is_labelled_by_its_field():
+    """Every quantity that simply reads a catalog column (in any chain: deployment, cost, energy, TCO, API) carries
+    its Field's label and doc; the two API price chains add which API they price."""
     from kalkulator.catalog_schema import field_of
-    from kalkulator.quantities import inputs, workload
 
-    for q in (*inputs.QUANTITIES, *workload.QUANTITIES):
+    checked = 0
+    for q in QUANTITIES:
         if q.catalog_column is None or q.name in OWN_WORDS:
             continue
         if q.source != "Katalog {}: kolom {}".format(*q.catalog_column):
-            continue  # a formula that also reads the column (image_tokens), not a lookup
+            continue  # a formula that also reads the column (image_tokens, gpus_per_server), not a lookup
         f = field_of(*q.catalog_column)
-        assert (q.label_id, q.label_en, q.doc) == (f.label_id, f.label_en, f.doc), q.name
+        if q.catalog_column[0] == "api" and q.catalog_column[1] in API_PRICES:
+            what_id, what_en = (
+                ("premium", "premium") if q.name.startswith("premium_") else ("model yang sama", "same model")
+            )
+            assert (q.label_id, q.label_en) == (f"{f.label_id} ({what_id})", f"{f.label_en} ({what_en})"), q.name
+            assert q.doc == f.doc, q.name
+        else:
+            assert (q.label_id, q.label_en, q.doc) == (f.label_id, f.label_en, f.doc), q.name
+        checked += 1
+    assert checked >= 40, checked  # the GPU, model, workload, deployment, cloud, hosting, tariff and API lookups

@@ -14,7 +14,7 @@ from kalkulator.quantities.checks import OK
 SUMMARY = "Ringkasan: angka dari sheet asalnya, atau alasan angka itu tidak bisa dipakai"
 
 
-def guarded(name: str, check: str, label_id: str, label_en: str) -> Quantity:
+def guarded(name: str, check: str, label_id: str, label_en: str, doc_id: str = "", source_id: str = "") -> Quantity:
     """`answer_<name>`: the value of `name` when `check` is OK, else the check's short reason."""
     return Quantity(
         f"answer_{name}",
@@ -23,10 +23,12 @@ def guarded(name: str, check: str, label_id: str, label_en: str) -> Quantity:
         f"{name} when {check} is OK; otherwise the reason it cannot be trusted.",
         SUMMARY,
         expr=IF(EQ(R(check), OK), R(name), R(check)),
+        doc_id=doc_id,
+        source_id=source_id,
     )
 
 
-def mode_label(name: str, check: str, label_id: str, label_en: str) -> Quantity:
+def mode_label(name: str, check: str, label_id: str, label_en: str, doc_id: str = "", source_id: str = "") -> Quantity:
     """The TCO chart's category for a deployment mode: its name, and the reason when it has no comparable figure
     (no dedicated rent, no cloud offer…), so the chart never shows a missing offer as an empty, free-looking bar."""
     return Quantity(
@@ -36,43 +38,156 @@ def mode_label(name: str, check: str, label_id: str, label_en: str) -> Quantity:
         f"The mode's name, followed by {check}'s reason when that is not OK.",
         SUMMARY,
         expr=IF(EQ(R(check), OK), Msg(label_id, label_en), JOIN(Msg(f"{label_id}: ", f"{label_en}: "), R(check))),
+        doc_id=doc_id,
+        source_id=source_id,
     )
 
 
 QUANTITIES = (
     guarded(
-        "cost_idr_per_1m_tokens", "onprem_check_text", "On-premise: Rp per 1 juta token", "On-premise: Rp per 1M tokens"
+        "cost_idr_per_1m_tokens",
+        "onprem_check_text",
+        "On-premise: Rp per 1 juta token",
+        "On-premise: Rp per 1M tokens",
+        doc_id=(
+            "cost_idr_per_1m_tokens bila onprem_check_text bernilai OK; selain itu alasan angka "
+            "tersebut tidak bisa dipercaya."
+        ),
     ),
     guarded(
         "cloud_cost_idr_per_1m_tokens",
         "cloud_check_text",
         "Cloud GPU: Rp per 1 juta token",
         "Cloud GPU: Rp per 1M tokens",
+        doc_id=(
+            "cloud_cost_idr_per_1m_tokens bila cloud_check_text bernilai OK; selain itu alasan angka "
+            "tersebut tidak bisa dipercaya."
+        ),
     ),
-    guarded("tco_idr", "onprem_check_text", "TCO on-premise", "On-premise TCO"),
-    guarded("tco_colocation_idr", "onprem_check_text", "TCO colocation", "Colocation TCO"),
-    guarded("tco_dedicated_idr", "dedicated_check_text", "TCO dedicated", "Dedicated TCO"),
-    guarded("tco_cloud_idr", "cloud_check_text", "TCO cloud GPU", "Cloud GPU TCO"),
-    guarded("breakeven_months", "onprem_check_text", "Break-even vs API", "Break-even vs the API"),
+    guarded(
+        "tco_idr",
+        "onprem_check_text",
+        "TCO on-premise",
+        "On-premise TCO",
+        doc_id=("tco_idr bila onprem_check_text bernilai OK; selain itu alasan angka tersebut tidak bisa dipercaya."),
+    ),
+    guarded(
+        "tco_colocation_idr",
+        "onprem_check_text",
+        "TCO colocation",
+        "Colocation TCO",
+        doc_id=(
+            "tco_colocation_idr bila onprem_check_text bernilai OK; selain itu alasan angka tersebut "
+            "tidak bisa dipercaya."
+        ),
+    ),
+    guarded(
+        "tco_dedicated_idr",
+        "dedicated_check_text",
+        "TCO dedicated",
+        "Dedicated TCO",
+        doc_id=(
+            "tco_dedicated_idr bila dedicated_check_text bernilai OK; selain itu alasan angka tersebut "
+            "tidak bisa dipercaya."
+        ),
+    ),
+    guarded(
+        "tco_cloud_idr",
+        "cloud_check_text",
+        "TCO cloud GPU",
+        "Cloud GPU TCO",
+        doc_id=(
+            "tco_cloud_idr bila cloud_check_text bernilai OK; selain itu alasan angka tersebut tidak bisa dipercaya."
+        ),
+    ),
+    guarded(
+        "breakeven_months",
+        "onprem_check_text",
+        "Break-even vs API",
+        "Break-even vs the API",
+        doc_id=(
+            "breakeven_months bila onprem_check_text bernilai OK; selain itu alasan angka tersebut "
+            "tidak bisa dipercaya."
+        ),
+    ),
     guarded(
         "onprem_cost_idr_per_month",
         "onprem_check_text",
         "On-premise per bulan (semua biaya)",
         "On-premise per month (all-in)",
+        doc_id=("Biaya on-premise per bulan bila pemeriksaannya OK; selain itu alasan angka itu tidak bisa dipakai."),
+        source_id="Ringkasan: angka dari sheet asalnya",
     ),
     guarded(
         "colocation_cost_idr_per_month",
         "onprem_check_text",
         "Colocation per bulan (semua biaya)",
         "Colocation per month (all-in)",
+        doc_id=("Biaya colocation per bulan bila pemeriksaannya OK; selain itu alasan angka itu tidak bisa dipakai."),
+        source_id="Ringkasan: angka dari sheet asalnya",
     ),
-    guarded("cloud_idr_per_month", "cloud_check_text", "Cloud GPU per bulan", "Cloud GPUs per month"),
-    guarded("hybrid_cost_idr_per_month", "onprem_check_text", "Hybrid per bulan", "Hybrid per month"),
     guarded(
-        "premium_breakeven_months", "onprem_check_text", "Break-even vs API premium", "Break-even vs the premium API"
+        "cloud_idr_per_month",
+        "cloud_check_text",
+        "Cloud GPU per bulan",
+        "Cloud GPUs per month",
+        doc_id=("Biaya cloud GPU per bulan bila pemeriksaannya OK; selain itu alasan angka itu tidak bisa dipakai."),
+        source_id="Ringkasan: angka dari sheet asalnya",
     ),
-    mode_label("tco_onprem_chart_text", "onprem_check_text", "On-premise", "On-premise"),
-    mode_label("tco_colocation_chart_text", "onprem_check_text", "Colocation", "Colocation"),
-    mode_label("tco_dedicated_chart_text", "dedicated_check_text", "Dedicated", "Dedicated"),
-    mode_label("tco_cloud_chart_text", "cloud_check_text", "Cloud GPU", "Cloud GPU"),
+    guarded(
+        "hybrid_cost_idr_per_month",
+        "onprem_check_text",
+        "Hybrid per bulan",
+        "Hybrid per month",
+        doc_id=("Biaya hybrid per bulan bila pemeriksaannya OK; selain itu alasan angka itu tidak bisa dipakai."),
+        source_id="Ringkasan: angka dari sheet asalnya",
+    ),
+    guarded(
+        "premium_breakeven_months",
+        "onprem_check_text",
+        "Break-even vs API premium",
+        "Break-even vs the premium API",
+        doc_id=("Break-even vs API premium bila pemeriksaannya OK; selain itu alasan angka itu tidak bisa dipakai."),
+        source_id="Ringkasan: angka dari sheet asalnya",
+    ),
+    mode_label(
+        "tco_onprem_chart_text",
+        "onprem_check_text",
+        "On-premise",
+        "On-premise",
+        doc_id=(
+            "Nama mode untuk grafik TCO, diikuti alasan dari onprem_check_text bila tidak OK (mis. "
+            "tidak ada penawaran), agar grafik tidak menampilkan batang kosong yang terbaca gratis."
+        ),
+    ),
+    mode_label(
+        "tco_colocation_chart_text",
+        "onprem_check_text",
+        "Colocation",
+        "Colocation",
+        doc_id=(
+            "Nama mode untuk grafik TCO, diikuti alasan dari onprem_check_text bila tidak OK (mis. "
+            "tidak ada penawaran), agar grafik tidak menampilkan batang kosong yang terbaca gratis."
+        ),
+    ),
+    mode_label(
+        "tco_dedicated_chart_text",
+        "dedicated_check_text",
+        "Dedicated",
+        "Dedicated",
+        doc_id=(
+            "Nama mode untuk grafik TCO, diikuti alasan dari dedicated_check_text bila tidak OK (mis. "
+            "tidak ada penawaran), agar grafik tidak menampilkan batang kosong yang terbaca gratis."
+        ),
+    ),
+    mode_label(
+        "tco_cloud_chart_text",
+        "cloud_check_text",
+        "Cloud GPU",
+        "Cloud GPU",
+        doc_id=(
+            "Nama mode untuk grafik TCO, diikuti alasan dari cloud_check_text bila tidak OK (mis. tidak "
+            "ada penawaran), agar grafik tidak menampilkan batang kosong yang terbaca gratis."
+        ),
+    ),
 )

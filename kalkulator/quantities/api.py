@@ -5,6 +5,7 @@ Both chains are one definition (`api_chain`) used twice with a name prefix, like
 
 from __future__ import annotations
 
+from kalkulator.catalog_schema import field_of
 from kalkulator.expr import AND, EQ, IF, IFERROR, INDEX, JOIN, MATCH, Col, Msg, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
@@ -14,15 +15,31 @@ BOOK_BE = "Buku, Bab break-even: BE (bulan) = Total Capex / (Biaya API per bulan
 PREMIUM_SMALL, PREMIUM_LARGE, SMALL_MAX_B = "OpenAI GPT-4o mini", "OpenAI GPT-4o", 30
 
 
-def api_chain(prefix: str, what_en: str) -> tuple[Quantity, ...]:
+def api_chain(prefix: str, what_id: str, what_en: str) -> tuple[Quantity, ...]:
     """Prices of the API named `<prefix>api_name` and its blended cost per 1M tokens of the workload."""
     row = f"{prefix}api_row"
 
-    def price(name: str, column: str, label_id: str, label_en: str, doc: str) -> Quantity:
-        return lookup(f"{prefix}{name}", "api", column, label_id, f"{label_en} ({what_en})", doc, row_name=row)
+    def price(column: str) -> Quantity:
+        """A price column of the API row, in its column's words with the API it is for."""
+        f = field_of("api", column)
+        return lookup(
+            f"{prefix}api_{column}",
+            "api",
+            column,
+            f"{f.label_id} ({what_id})",
+            f"{f.label_en} ({what_en})",
+            row_name=row,
+        )
 
     return (
-        row_of("api", "api_name", "Baris API", "API row")
+        row_of(
+            "api",
+            "api_name",
+            "Baris API",
+            "API row",
+            doc_id="Posisi api_name yang dipilih di katalog API (0 = tidak ada di katalog).",
+            source_id="Katalog Harga: API",
+        )
         if not prefix
         else Quantity(
             row,
@@ -32,22 +49,8 @@ def api_chain(prefix: str, what_en: str) -> tuple[Quantity, ...]:
             "Katalog (assumptions/)",
             expr=IFERROR(MATCH(R(f"{prefix}api_name"), Col("api", "name")), 0),
         ),
-        price("api_input_usd_per_1m", "input_usd_per_1m", "Harga token input", "Input token price", "USD/1M input."),
-        price("api_output_usd_per_1m", "output_usd_per_1m", "Harga token output", "Output token price", "USD/1M."),
-        price(
-            "api_cached_input_usd_per_1m",
-            "cached_input_usd_per_1m",
-            "Harga token input dari cache",
-            "Cached input token price",
-            "USD per 1M prompt tokens read from the provider's prompt cache (blank in the catalog: the input price).",
-        ),
-        price(
-            "api_batch_discount_frac",
-            "batch_discount_frac",
-            "Diskon API batch",
-            "Batch API discount",
-            "Discount of the provider's batch API (0 when it has none); applies when the batch mode is on.",
-        ),
+        *(price(column) for column in ("input_usd_per_1m", "output_usd_per_1m", "cached_input_usd_per_1m")),
+        price("batch_discount_frac"),
         Quantity(
             f"{prefix}api_blended_usd_per_1m",
             "Harga API campuran",
@@ -91,6 +94,8 @@ QUANTITIES = (
         "The chosen model's family, from the model catalog (blank for a model described by its numbers).",
         fallback="",
         demanded=False,
+        doc_id="Keluarga model terpilih, dari katalog model.",
+        source_id="Katalog model: kolom family",
     ),
     Quantity(
         "model_size_class_text",
@@ -103,6 +108,10 @@ QUANTITIES = (
             "small",
             IF(R("model_params_b") <= 40, "medium", IF(R("model_params_b") <= 150, "large", "frontier")),
         ),
+        doc_id=(
+            "small sampai 15 miliar parameter, medium sampai 40 miliar, large sampai 150 miliar, frontier di atasnya."
+        ),
+        source_id="Kelas ukuran untuk mencari API pengganti (model dalam keluarga yang sama)",
     ),
     Quantity(
         "premium_api_name",
@@ -114,6 +123,11 @@ QUANTITIES = (
         expr=IF(R("model_params_b") <= SMALL_MAX_B, PREMIUM_SMALL, PREMIUM_LARGE),
         overridable=True,
         choices=("api", "name"),
+        doc_id=(
+            "API model tertutup sebagai baris kedua: yang dibandingkan buku untuk ukuran model (GPT-4o "
+            "mini sampai 30 miliar parameter, GPT-4o di atasnya). Pilih yang lain sebagai isian manual."
+        ),
+        source_id="Buku, bab 17 (profil: model kecil vs GPT-4o-mini, model besar vs GPT-4o/Sonnet)",
     ),
     Quantity(
         "api_name",
@@ -135,15 +149,21 @@ QUANTITIES = (
         ),
         overridable=True,
         choices=("api", "name"),
+        doc_id=(
+            "API termurah di katalog yang melayani model terpilih (katalog mendaftar API termurah tiap "
+            "model lebih dulu, menurut harga input + output); bila tidak ada, yang termurah untuk model "
+            "sekeluarga dengan kelas ukuran sama; selain itu API premium. Pilih yang lain sebagai isian "
+            "manual."
+        ),
+        source_id="Katalog Harga: API (kolom model, family_class)",
     ),
     lookup(
         "api_model_name",
         "api",
         "model",
-        "Model yang dilayani API",
-        "Model the API serves",
-        "From the API row.",
         fallback="",
+        doc_id="Model yang dilayani baris API terpilih.",
+        source_id="Katalog Harga: API",
     ),
     Quantity(
         "api_same_model_flag",
@@ -152,6 +172,8 @@ QUANTITIES = (
         "FALSE means the API compared runs another model than the one whose speed and cost are computed.",
         "Consistency check",
         expr=EQ(R("api_model_name"), R("model_name")),
+        doc_id=("FALSE berarti API pembanding menjalankan model lain dari model yang kecepatan dan biayanya dihitung."),
+        source_id="Pemeriksaan konsistensi",
     ),
     Quantity(
         "api_output_share_frac",
@@ -161,6 +183,11 @@ QUANTITIES = (
         "Beban kerja (the book's 1:3 ratio of Bab 17.2 is one workload, not a default)",
         expr=safe_div(R("output_tokens"), R("prompt_tokens") + R("output_tokens")),
         overridable=True,
+        doc_id="Token output ÷ (token prompt + output) dari beban kerja. Isi porsi lain untuk memakainya.",
+        source_id=(
+            "Beban kerja (rasio input:output 1:3 di buku, bab 17.2, hanyalah satu contoh beban kerja, "
+            "bukan nilai bawaan)"
+        ),
     ),
     Quantity(
         "api_batch_mode",
@@ -170,9 +197,13 @@ QUANTITIES = (
         "Katalog harga API: kolom batch_discount_frac",
         default="off",
         options=("on", "off"),
+        doc_id=(
+            "Pilih 'on' bila beban kerja bisa menunggu (jam), sehingga diskon API batch penyedia berlaku bila ada."
+        ),
+        source_id="Katalog harga API: kolom batch_discount_frac",
     ),
-    *api_chain("", "same model"),
-    *api_chain("premium_", "premium"),
+    *api_chain("", "model yang sama", "same model"),
+    *api_chain("premium_", "premium", "premium"),
 )
 
 PREMIUM_MONEY = (
@@ -183,6 +214,8 @@ PREMIUM_MONEY = (
         "Demand tokens per month ÷ 1M × the premium API's cost per 1M tokens.",
         BOOK_BE,
         expr=R("demand_tokens_per_month") / 1e6 * R("premium_api_cost_idr_per_1m_tokens"),
+        doc_id="Token kebutuhan per bulan ÷ 1 juta × biaya API premium per 1 juta token.",
+        source_id="Buku, bab break-even",
     ),
     Quantity(
         "premium_saving_idr_per_month",
@@ -191,6 +224,8 @@ PREMIUM_MONEY = (
         "Premium API cost of the demand the fleet serves − on-premise opex per month.",
         BOOK_BE,
         expr=R("premium_api_cost_idr_per_month") * R("served_frac") - R("onprem_opex_idr_per_month"),
+        doc_id="Biaya API premium untuk kebutuhan yang dilayani armada − opex on-premise per bulan.",
+        source_id="Buku, bab break-even",
     ),
     Quantity(
         "premium_breakeven_months",
@@ -216,5 +251,10 @@ PREMIUM_MONEY = (
                 ),
             ),
         ),
+        doc_id=(
+            "Capex ÷ penghematan per bulan terhadap API premium, pada lalu lintas hari ini; tidak ada "
+            "bila penghematan tidak positif atau bulannya melewati umur ekonomis GPU."
+        ),
+        source_id="Buku, bab break-even",
     ),
 )

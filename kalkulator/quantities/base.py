@@ -157,6 +157,8 @@ class Quantity:
     options: tuple[str, ...] = ()  # dropdown from fixed options
     optional: bool = False  # a catalog choice that may be NO_CHOICE (or blank): no row, the feature is off
     catalog_column: tuple[str, str] | None = None  # (table, column) a lookup reads
+    doc_id: str = ""  # the Indonesian workbook's note (doc is the English one)
+    source_id: str = ""  # the Indonesian workbook's source, where `source` is English or imprecise
 
     @property
     def is_input(self) -> bool:
@@ -173,8 +175,12 @@ class Quantity:
     def label(self, lang: str) -> str:
         return self.label_id if lang == "id" else self.label_en
 
+    def note(self, lang: str) -> str:
+        """The note in `lang` (id or en): what the quantity is and how to override it."""
+        return self.doc_id if lang == "id" else self.doc
 
-def row_of(table: str, key: str, label_id: str, label_en: str) -> Quantity:
+
+def row_of(table: str, key: str, label_id: str, label_en: str, doc_id: str = "", source_id: str = "") -> Quantity:
     """The catalog row a scenario's choice points at (looked up once; other lookups reuse it)."""
     return Quantity(
         f"{table}_row",
@@ -183,6 +189,8 @@ def row_of(table: str, key: str, label_id: str, label_en: str) -> Quantity:
         f"Position of the chosen {key} in the {table} catalog (0 = not in the catalog).",
         "Katalog (assumptions/)",
         expr=IFERROR(MATCH(R(key), Col(table, "name")), 0),
+        doc_id=doc_id,
+        source_id=source_id,
     )
 
 
@@ -198,6 +206,8 @@ def lookup(
     row_name: str | None = None,
     choices: tuple[str, str] | None = None,
     demanded: bool = True,
+    doc_id: str = "",
+    source_id: str = "",
 ) -> Quantity:
     """A value read from the chosen catalog row (`fallback` when none is chosen); a yellow cell can replace it.
 
@@ -224,4 +234,6 @@ def lookup(
         overridable=True,
         choices=choices,
         catalog_column=(table, column) if demanded else None,
+        doc_id=doc_id,
+        source_id=source_id,
     )

@@ -41,6 +41,8 @@ QUANTITIES = (
         "Capacity in requests per day × (prompt + output tokens) × days per month.",
         "Buku, Bab 16.1",
         expr=R("capacity_requests_per_day") * (R("prompt_tokens") + R("output_tokens")) * R("month_days"),
+        doc_id="Kapasitas permintaan per hari × (token prompt + output) × hari per bulan.",
+        source_id="Buku, bab 16.1 (token per hari)",
     ),
     Quantity(
         "capacity_runout_months",
@@ -62,6 +64,11 @@ QUANTITIES = (
                 + 1,
             ),
         ),
+        doc_id=(
+            "Bulan pertama (0 = hari ini) ketika token per bulan yang tumbuh melebihi kapasitas armada "
+            "dalam target latensi: ln(kapasitas ÷ kebutuhan) ÷ ln(1 + g), dibulatkan ke bawah, + 1."
+        ),
+        source_id="Buku, studi kasus startup Bandung: traffic naik 10-20% per bulan",
     ),
     Quantity(
         "api_cost_idr_per_month",
@@ -71,6 +78,11 @@ QUANTITIES = (
         BOOK_BE,
         expr=R("demand_tokens_per_month") / 1e6 * R("api_cost_idr_per_1m_tokens"),
         overridable=True,
+        doc_id="Token kebutuhan per bulan ÷ 1 juta × biaya API per 1 juta token.",
+        source_id=(
+            "Buku, rumus BE (bulan) = Total Capex / (Biaya API per bulan − Biaya Opex per bulan), pada "
+            "tabel break-even skenario Indonesia"
+        ),
     ),
     Quantity(
         "saving_idr_per_month",
@@ -79,6 +91,8 @@ QUANTITIES = (
         "API cost of the demand the fleet serves − on-premise opex per month.",
         BOOK_BE,
         expr=R("api_cost_idr_per_month") * R("served_frac") - R("onprem_opex_idr_per_month"),
+        doc_id="Biaya API untuk kebutuhan yang dilayani armada − opex on-premise per bulan.",
+        source_id="Buku, rumus BE (bulan) = Total Capex / (Biaya API per bulan − Biaya Opex per bulan)",
     ),
     Quantity(
         "growth_phase_months",
@@ -100,6 +114,12 @@ QUANTITIES = (
                 R("lifetime_years") * 12,
             ),
         ),
+        doc_id=(
+            "Bulan ketika armada melayani seluruh kebutuhan yang tumbuh (atau turun): sampai bulan "
+            "kapasitas habis, paling lama umur ekonomis; 0 tanpa pertumbuhan, tanpa kebutuhan, atau "
+            "bila kebutuhan sudah melebihi kapasitas."
+        ),
+        source_id="Buku, studi kasus startup Bandung; deret geometri",
     ),
     Quantity(
         "growth_phase_saving_idr",
@@ -109,6 +129,8 @@ QUANTITIES = (
         GROWTH,
         expr=R("api_cost_idr_per_month") * growth_sum(R("growth_phase_months"))
         - R("onprem_opex_idr_per_month") * R("growth_phase_months"),
+        doc_id="Biaya API per bulan × ((1 + g)^bulan − 1) ÷ g − opex × bulan, selama bulan-bulan itu.",
+        source_id="Deret geometri",
     ),
     Quantity(
         "breakeven_after_growth_saving_idr_per_month",
@@ -122,6 +144,10 @@ QUANTITIES = (
             - R("onprem_opex_idr_per_month"),
             R("saving_idr_per_month"),
         ),
+        doc_id=(
+            "Setelah armada penuh: biaya API untuk kapasitasnya − opex; tanpa fase pertumbuhan, penghematan hari ini."
+        ),
+        source_id="Buku, rumus BE (bulan) = Total Capex / (Biaya API per bulan − Biaya Opex per bulan)",
     ),
     Quantity(
         "breakeven_in_growth_flag",
@@ -130,6 +156,10 @@ QUANTITIES = (
         "TRUE when that cumulative saving reaches the capex: the break-even month is then found by Newton's method.",
         GROWTH,
         expr=AND(R("growth_phase_months") > 0, R("growth_phase_saving_idr") >= R("hardware_capex_idr")),
+        doc_id=(
+            "TRUE bila penghematan kumulatif itu mencapai capex: bulan break-even lalu dicari dengan metode Newton."
+        ),
+        source_id="Deret geometri",
     ),
     Quantity(
         "breakeven_newton_first_ratio",
@@ -165,6 +195,12 @@ QUANTITIES = (
                 1,
             )
         ),
+        doc_id=(
+            "Langkah Newton pertama pada (1 + g)^bulan, dimulai dari bulan sesudah break-even bila lalu "
+            "lintas tumbuh (break-even tanpa pertumbuhan, minimal 1, maksimal bulan pertumbuhan) atau "
+            "dari 1 (hari ini) bila turun, sehingga langkah-langkahnya mendekat dari satu sisi."
+        ),
+        source_id="Metode Newton",
     ),
     Quantity(
         "breakeven_newton_second_ratio",
@@ -173,6 +209,8 @@ QUANTITIES = (
         "Next Newton step.",
         NEWTON,
         expr=newton_step(R("breakeven_newton_first_ratio")),
+        doc_id="Langkah Newton berikutnya.",
+        source_id="Metode Newton",
     ),
     Quantity(
         "breakeven_newton_third_ratio",
@@ -181,6 +219,8 @@ QUANTITIES = (
         "Next Newton step.",
         NEWTON,
         expr=newton_step(R("breakeven_newton_second_ratio")),
+        doc_id="Langkah Newton berikutnya.",
+        source_id="Metode Newton",
     ),
     Quantity(
         "breakeven_growth_ratio",
@@ -190,6 +230,11 @@ QUANTITIES = (
         "in the growth months).",
         NEWTON,
         expr=newton_step(R("breakeven_newton_third_ratio")),
+        doc_id=(
+            "Langkah Newton keempat: (1 + g)^bulan break-even, yaitu lalu lintas saat itu ÷ lalu lintas "
+            "hari ini (1 bila break-even tidak jatuh dalam bulan pertumbuhan)."
+        ),
+        source_id="Metode Newton",
     ),
     Quantity(
         "breakeven_months",
@@ -231,6 +276,15 @@ QUANTITIES = (
                 ),
             ),
         ),
+        doc_id=(
+            "Bulan sampai penghematan kumulatif (biaya API kebutuhan yang dilayani − opex) mencapai "
+            "capex. Lalu lintas tetap: capex ÷ penghematan per bulan. Lalu lintas tumbuh: "
+            "ln(pertumbuhan saat break-even) ÷ ln(1 + g) selama armada melayani seluruh kebutuhan; "
+            "setelah kapasitas habis penghematan tetap pada biaya API kapasitas − opex. Tidak ada "
+            "break-even bila API tidak lebih mahal dari opex, atau melewati umur ekonomis hardware "
+            "(umur GPU)."
+        ),
+        source_id=("Buku, bab 17.1 dan rumus BE (bulan) = Total Capex / (Biaya API per bulan − Biaya Opex per bulan)"),
     ),
     Quantity(
         "onprem_cost_idr_per_month",
@@ -239,6 +293,8 @@ QUANTITIES = (
         "Depreciation per month + opex per month.",
         BOOK_BE,
         expr=R("depreciation_idr_per_day") * R("month_days") + R("onprem_opex_idr_per_month"),
+        doc_id="Penyusutan per bulan + opex per bulan.",
+        source_id="Buku, bab 16.1 dan 17.1",
     ),
     Quantity(
         "elapsed_months",
@@ -247,6 +303,8 @@ QUANTITIES = (
         "Month at which the cumulative costs below are read; the table sweeps 0–60.",
         "Cumulative cost comparison",
         default=12,
+        doc_id="Bulan saat biaya kumulatif di bawah dibaca; tabel menyapu bulan 0–60.",
+        source_id="Perbandingan biaya kumulatif",
     ),
     Quantity(
         "onprem_cumulative_idr",
@@ -256,6 +314,11 @@ QUANTITIES = (
         "fleet's capacity (see the month it runs out) is not included.",
         BOOK_BE,
         expr=R("hardware_capex_idr") + R("onprem_opex_idr_per_month") * R("elapsed_months"),
+        doc_id=(
+            "Capex + opex × bulan. Opex (termasuk listrik) tetap walau lalu lintas tumbuh; kebutuhan di "
+            "atas kapasitas armada (lihat bulan kapasitas habis) tidak termasuk."
+        ),
+        source_id="Buku, bab 17.6 (grafik break-even)",
     ),
     Quantity(
         "api_cumulative_idr",
@@ -264,6 +327,10 @@ QUANTITIES = (
         "API cost per month × ((1 + g)^months − 1) ÷ g: the bill grows with the traffic (× months when g = 0).",
         BOOK_BE + "; " + GROWTH,
         expr=R("api_cost_idr_per_month") * growth_sum(R("elapsed_months")),
+        doc_id=(
+            "Biaya API per bulan × ((1 + g)^bulan − 1) ÷ g: tagihan tumbuh bersama lalu lintas (× bulan bila g = 0)."
+        ),
+        source_id="Buku, bab 17.6 (grafik break-even)",
     ),
     Quantity(
         "cloud_cumulative_idr",
@@ -272,5 +339,7 @@ QUANTITIES = (
         "(Cloud rent + staff) per month × months, as in the cloud TCO.",
         BOOK_BE,
         expr=(R("cloud_idr_per_month") + R("staff_idr_per_month")) * R("elapsed_months"),
+        doc_id="(Sewa cloud + SDM) per bulan × bulan, seperti pada TCO cloud.",
+        source_id="Buku, bab 17.6 (grafik break-even)",
     ),
 )

@@ -205,6 +205,8 @@ def range_text(quantities: Iterable[Quantity]) -> Quantity:
         "Names of typed numbers outside their allowed range (blank when none).",
         "kalkulator domain table",
         expr=JOIN(*terms),
+        doc_id="Nama isian angka yang di luar rentang yang diizinkan (kosong bila tidak ada).",
+        source_id="Tabel domain kalkulator",
     )
 
 
@@ -223,6 +225,11 @@ def plausible_text(quantities: Iterable[Quantity]) -> Quantity:
         "more often a slip of the keyboard than a real scenario.",
         "kalkulator plausibility table (quantities/domains.py)",
         expr=JOIN(*terms) if terms else Msg("", ""),
+        doc_id=(
+            "Nama angka yang berada di luar kisaran yang biasa, beserta kisarannya (kosong bila tidak "
+            "ada): boleh, tetapi lebih sering salah ketik daripada skenario nyata."
+        ),
+        source_id="Tabel kewajaran kalkulator (quantities/domains.py)",
     )
 
 
@@ -349,6 +356,11 @@ def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
             "OK, or the first input outside its range or inconsistent with another (the CLI stops with it).",
             "Consistency checks",
             expr=chain((RANGE_CHECK, *CROSS_CHECKS, *ARCHITECTURE_CHECKS[:4]), short=False),
+            doc_id=(
+                "OK, atau isian pertama yang di luar rentang atau tidak cocok dengan isian lain (CLI "
+                "berhenti dengan pesan ini)."
+            ),
+            source_id="Pemeriksaan konsistensi",
         ),
         Quantity(
             "status_text",
@@ -357,6 +369,8 @@ def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
             "The first problem that makes the results unusable or not comparable, or OK.",
             "Consistency checks",
             expr=chain(tuple(c for c in checks if c.sentence is not None), short=False),
+            doc_id="Masalah pertama yang membuat hasil tidak bisa dipakai atau tidak sebanding, atau OK.",
+            source_id="Pemeriksaan konsistensi",
         ),
         Quantity(
             "run_check_text",
@@ -365,6 +379,11 @@ def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
             "OK, or why the setup cannot serve the workload (every serving and money answer then shows this).",
             "Consistency checks",
             expr=chain(of("run"), short=True),
+            doc_id=(
+                "OK, atau alasan konfigurasi ini tidak bisa melayani beban kerja (semua jawaban serving dan "
+                "biaya lalu menampilkan alasan ini)."
+            ),
+            source_id="Pemeriksaan konsistensi",
         ),
         Quantity(
             "onprem_check_text",
@@ -373,6 +392,8 @@ def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
             "OK, or why on-premise cost, TCO and break-even cannot be trusted.",
             "Consistency checks",
             expr=chain(of("run", "price"), short=True),
+            doc_id="OK, atau alasan biaya on-premise, TCO dan break-even tidak bisa dipercaya.",
+            source_id="Pemeriksaan konsistensi",
         ),
         Quantity(
             "cloud_check_text",
@@ -381,6 +402,8 @@ def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
             "OK, or why the cloud cost cannot be compared.",
             "Consistency checks",
             expr=chain(of("run", "cloud"), short=True),
+            doc_id="OK, atau alasan biaya cloud tidak bisa dibandingkan.",
+            source_id="Pemeriksaan konsistensi",
         ),
         Quantity(
             "dedicated_check_text",
@@ -389,5 +412,7 @@ def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
             "OK, or why the dedicated-server cost cannot be compared.",
             "Consistency checks",
             expr=chain(of("run", "dedicated"), short=True),
+            doc_id="OK, atau alasan biaya server dedicated tidak bisa dibandingkan.",
+            source_id="Pemeriksaan konsistensi",
         ),
     )

@@ -10,8 +10,17 @@ BOOK_LIVES = "Buku, Bab TCO 5 tahun: depresiasi GPU 3 tahun residual 10 %, depre
 BOOK_API = "Buku, Bab harga API Indonesia: USD × kurs + PPN 11 % + PPh 22"
 
 
-def _capex_item(name: str, label_id: str, label_en: str, doc: str, default: float, source: str) -> Quantity:
-    return Quantity(name, label_id, label_en, doc, source, default=default)
+def _capex_item(
+    name: str,
+    label_id: str,
+    label_en: str,
+    doc: str,
+    default: float,
+    source: str,
+    doc_id: str = "",
+    source_id: str = "",
+) -> Quantity:
+    return Quantity(name, label_id, label_en, doc, source, default=default, doc_id=doc_id, source_id=source_id)
 
 
 TAXES = (
@@ -22,6 +31,8 @@ TAXES = (
         "Rupiah per US dollar.",
         "Buku, Bab 4 (asumsi TCO): Rp 16.500/USD",
         default=16500,
+        doc_id="Rupiah per dolar AS.",
+        source_id="Buku, subbab TCO 5 tahun dan harga API dalam Rupiah: kurs Rp 16.500/USD",
     ),
     Quantity(
         "ppn_mode",
@@ -31,8 +42,19 @@ TAXES = (
         "UU HPP 2021: PPN 11 %",
         default="on",
         options=("on", "off"),
+        doc_id="Pilih 'on' untuk menambahkan PPN ke harga dalam dolar (hardware, cloud, API).",
+        source_id="UU HPP 2021: PPN 11 %",
     ),
-    Quantity("ppn_pct", "Tarif PPN", "VAT (PPN) rate", "Value-added tax rate.", "UU HPP 2021: 11 %", default=11),
+    Quantity(
+        "ppn_pct",
+        "Tarif PPN",
+        "VAT (PPN) rate",
+        "Value-added tax rate.",
+        "UU HPP 2021: 11 %",
+        default=11,
+        doc_id="Tarif pajak pertambahan nilai.",
+        source_id="UU HPP 2021: 11 %",
+    ),
     Quantity(
         "pph22_mode",
         "PPh 22 berlaku? (API)",
@@ -41,6 +63,12 @@ TAXES = (
         BOOK_API,
         default="off",
         options=("on", "off"),
+        doc_id=(
+            "Pilih 'on' untuk menambahkan PPh 22 ke harga API (penyedia tanpa bentuk usaha tetap, mengikuti buku)."
+        ),
+        source_id=(
+            "Buku, bagian harga API dalam Rupiah (sebelum subbab 'API Lokal Indonesia'): USD × kurs + PPN 11 % + PPh 22"
+        ),
     ),
     Quantity(
         "pph22_pct",
@@ -49,6 +77,8 @@ TAXES = (
         "Rate the book applies to API payments.",
         "Buku, Bab harga API Indonesia: PPh 22 (15 %)",
         default=15,
+        doc_id="Tarif yang diterapkan buku pada pembayaran API.",
+        source_id="Buku, bagian harga API dalam Rupiah: PPh 22 (15 %)",
     ),
     Quantity(
         "ppn_multiplier_ratio",
@@ -57,6 +87,8 @@ TAXES = (
         "1 + PPN when it applies.",
         "UU HPP 2021",
         expr=1 + IF(EQ(R("ppn_mode"), "on"), R("ppn_pct") / 100, 0),
+        doc_id="1 + PPN bila berlaku.",
+        source_id="UU HPP 2021",
     ),
     Quantity(
         "api_tax_multiplier_ratio",
@@ -65,6 +97,8 @@ TAXES = (
         "(1 + PPN) × (1 + PPh 22 when on).",
         BOOK_API,
         expr=R("ppn_multiplier_ratio") * (1 + IF(EQ(R("pph22_mode"), "on"), R("pph22_pct") / 100, 0)),
+        doc_id="(1 + PPN) × (1 + PPh 22 bila pilihannya 'on').",
+        source_id="Buku, bagian harga API dalam Rupiah: USD × kurs + PPN 11 % + PPh 22",
     ),
 )
 
@@ -76,6 +110,8 @@ CAPEX = (
         "Customs duty on the GPU's dollar price (0 when the card enters under HS 8471.50).",
         "Buku, subbab harga GPU di Indonesia: bea masuk 0–10 %, GPU bebas bea masuk jika HS 8471.50",
         default=0,
+        doc_id="Bea masuk atas harga dolar GPU (0 bila masuk dengan HS 8471.50).",
+        source_id="Buku, subbab harga GPU di Indonesia: bea masuk 0–10 %, GPU bebas bea masuk jika HS 8471.50",
     ),
     Quantity(
         "distributor_margin_pct",
@@ -84,6 +120,8 @@ CAPEX = (
         "What a local distributor adds on the imported price (0 when the catalog price is already a local quote).",
         "Buku, contoh RTX 4090: margin distributor + garansi resmi Rp 10–15 juta di atas Rp 28,77 juta",
         default=0,
+        doc_id="Tambahan distributor lokal atas harga impor (0 bila harga katalog sudah penawaran lokal).",
+        source_id=("Buku, contoh RTX 4090: margin distributor + garansi resmi Rp 10–15 juta di atas Rp 28,77 juta"),
     ),
     Quantity(
         "gpu_unit_idr",
@@ -96,6 +134,8 @@ CAPEX = (
         * (1 + R("import_duty_pct") / 100)
         * (1 + R("distributor_margin_pct") / 100)
         * R("ppn_multiplier_ratio"),
+        doc_id="Harga dolar × kurs × (1 + bea masuk) × (1 + margin distributor) × (1 + PPN).",
+        source_id=("Buku, harga akhir = harga dasar × kurs + PPN 11 % + bea masuk 0–10 % (+ margin distributor)"),
     ),
     Quantity(
         "gpu_capex_idr",
@@ -104,6 +144,8 @@ CAPEX = (
         "One landed GPU × GPUs bought (whole boards for SXM GPUs).",
         "Buku, harga akhir GPU × jumlah GPU",
         expr=R("gpu_unit_idr") * R("bought_gpus"),
+        doc_id="Satu GPU sampai di tangan × GPU yang dibeli (board utuh untuk GPU SXM).",
+        source_id="Buku, harga akhir GPU × jumlah GPU",
     ),
     _capex_item(
         "cooling_capex_idr",
@@ -112,6 +154,8 @@ CAPEX = (
         "Precision AC, liquid cooling.",
         0,
         "Buku, TCO: precision AC Rp 80–150 juta per unit",
+        doc_id="Precision AC, liquid cooling.",
+        source_id="Buku, subbab 'Opsi 1: Precision AC (CRAC/CRAH)': Rp 80–150 juta per unit",
     ),
     Quantity(
         "other_capex_idr",
@@ -125,6 +169,11 @@ CAPEX = (
         + R("storage_capex_idr")
         + R("cooling_capex_idr")
         + R("setup_capex_idr"),
+        doc_id=(
+            "Server (tanpa GPU) × jumlah server + jaringan + penyimpanan + pendinginan + setup: bagian "
+            "yang disusutkan dengan umur server."
+        ),
+        source_id="Buku, subbab TCO 5 tahun: depresiasi GPU dan server terpisah",
     ),
     Quantity(
         "hardware_capex_idr",
@@ -135,6 +184,11 @@ CAPEX = (
         "Buku, TCO: GPU, server, jaringan, pendinginan",
         expr=R("gpu_capex_idr") + R("other_capex_idr"),
         overridable=True,
+        doc_id=(
+            "GPU + selain GPU, untuk seluruh armada. Isi penawaran untuk memakainya: total itu lalu "
+            "dibagi ke jadwal GPU dan jadwal server menurut porsi GPU di bawah."
+        ),
+        source_id="Buku, subbab TCO 5 tahun: GPU, server, jaringan, pendinginan",
     ),
     Quantity(
         "gpu_capex_share_frac",
@@ -145,6 +199,12 @@ CAPEX = (
         BOOK_LIVES,
         expr=safe_div(R("gpu_capex_idr"), R("gpu_capex_idr") + R("other_capex_idr")),
         overridable=True,
+        doc_id=(
+            "Belanja GPU ÷ (belanja GPU + selain GPU), dari rincian di atas, juga saat total penawaran "
+            "diisi: penawaran dibagi dengan proporsi yang sama (0 bila rinciannya 0). Isi porsi dari "
+            "penawaran Anda untuk memakainya."
+        ),
+        source_id="Buku, subbab TCO 5 tahun: depresiasi GPU dan server terpisah",
     ),
     Quantity(
         "lifetime_years",
@@ -153,6 +213,8 @@ CAPEX = (
         "Years over which the GPUs are depreciated; also the useful life a break-even must fall within.",
         BOOK_LIVES,
         default=3,
+        doc_id="Jumlah tahun penyusutan GPU; juga umur pakai yang harus dicapai break-even.",
+        source_id="Buku, subbab TCO 5 tahun: depresiasi GPU 3 tahun residual 10 %",
     ),
     Quantity(
         "residual_pct",
@@ -161,6 +223,8 @@ CAPEX = (
         "Share of the GPUs' price left at the end of their useful life.",
         BOOK_LIVES,
         default=10,
+        doc_id="Porsi harga GPU yang tersisa di akhir umur ekonomisnya.",
+        source_id="Buku, subbab TCO 5 tahun: depresiasi GPU 3 tahun residual 10 %",
     ),
     Quantity(
         "server_lifetime_years",
@@ -169,6 +233,8 @@ CAPEX = (
         "Years over which everything but the GPUs (servers, network, storage, cooling, setup) is depreciated.",
         BOOK_LIVES,
         default=4,
+        doc_id=("Jumlah tahun penyusutan semua selain GPU (server, jaringan, penyimpanan, pendinginan, setup)."),
+        source_id="Buku, subbab TCO 5 tahun: depresiasi server 4 tahun residual 5 %",
     ),
     Quantity(
         "server_residual_pct",
@@ -177,6 +243,8 @@ CAPEX = (
         "Share of the non-GPU capex left at the end of the server's useful life.",
         BOOK_LIVES,
         default=5,
+        doc_id="Porsi capex selain GPU yang tersisa di akhir umur ekonomis server.",
+        source_id="Buku, subbab TCO 5 tahun: depresiasi server 4 tahun residual 5 %",
     ),
     Quantity(
         "depreciation_idr_per_day",
@@ -194,6 +262,15 @@ CAPEX = (
             ),
             R("year_days"),
         ),
+        doc_id=(
+            "Garis lurus, dua jadwal: capex × [porsi GPU × (1 − nilai sisa GPU) ÷ umur GPU + (1 − porsi "
+            "GPU) × (1 − nilai sisa server) ÷ umur server] ÷ hari per tahun; laju selama keduanya masih "
+            "disusutkan."
+        ),
+        source_id=(
+            "Buku, bab 16.1: biaya/token = (hardware/lifetime_hari + listrik/hari + maintenance/hari) / "
+            "tokens_per_hari; subbab TCO 5 tahun: GPU 3 tahun/10 %, server 4 tahun/5 %"
+        ),
     ),
     Quantity(
         "maintenance_idr_per_day",
@@ -202,6 +279,8 @@ CAPEX = (
         "Per year ÷ days per year.",
         BOOK_COST,
         expr=safe_div(R("maintenance_idr_per_year"), R("year_days")),
+        doc_id="Per tahun ÷ hari per tahun.",
+        source_id="Buku, bab 16.1",
     ),
     Quantity(
         "staff_idr_per_day",
@@ -210,6 +289,8 @@ CAPEX = (
         "Per month ÷ days per month.",
         BOOK_COST,
         expr=safe_div(R("staff_idr_per_month"), R("month_days")),
+        doc_id="Per bulan ÷ hari per bulan.",
+        source_id="Buku, bab 16.1 (biaya per hari)",
     ),
 )
 
@@ -223,6 +304,11 @@ ONPREM = (
         "Buku, Bab 16.1 (dikoreksi: token input + output yang benar-benar dilayani)",
         expr=R("served_requests_per_day") * (R("prompt_tokens") + R("output_tokens")),
         overridable=True,
+        doc_id=(
+            "Permintaan terlayani per hari × (token prompt + output): token yang menanggung biaya "
+            "armada. Isi angka untuk memakainya (buku memakai tok/s × 86.400 × duty cycle)."
+        ),
+        source_id="Buku, bab 16.1 (dikoreksi: token input + output yang benar-benar dilayani)",
     ),
     Quantity(
         "onprem_cost_idr_per_day",
@@ -234,6 +320,10 @@ ONPREM = (
         + R("electricity_idr_per_day")
         + R("maintenance_idr_per_day")
         + R("staff_idr_per_day"),
+        doc_id="Penyusutan + listrik + pemeliharaan + SDM.",
+        source_id=(
+            "Buku, bab 16.1: biaya/token = (hardware/lifetime_hari + listrik/hari + maintenance/hari) / tokens_per_hari"
+        ),
     ),
     Quantity(
         "cost_idr_per_1m_tokens",
@@ -242,6 +332,10 @@ ONPREM = (
         "Cost per day ÷ tokens per day × 1,000,000.",
         BOOK_COST,
         expr=safe_div(R("onprem_cost_idr_per_day") * 1e6, R("tokens_per_day")),
+        doc_id="Biaya per hari ÷ token per hari × 1.000.000.",
+        source_id=(
+            "Buku, bab 16.1: biaya/token = (hardware/lifetime_hari + listrik/hari + maintenance/hari) / tokens_per_hari"
+        ),
     ),
     Quantity(
         "cost_idr_per_request",
@@ -250,6 +344,8 @@ ONPREM = (
         "Cost per 1M tokens × (prompt + output tokens) ÷ 1,000,000.",
         BOOK_COST,
         expr=R("cost_idr_per_1m_tokens") * (R("prompt_tokens") + R("output_tokens")) / 1e6,
+        doc_id="Biaya per 1 juta token × (token prompt + output) ÷ 1.000.000.",
+        source_id="Buku, bab 16.1",
     ),
     Quantity(
         "cost_idr_per_1m_input_tokens",
@@ -258,6 +354,8 @@ ONPREM = (
         "Cost per request × prefill's share of the replica time ÷ prompt tokens × 1,000,000.",
         BOOK_COST + "; waktu GPU dibagi antara prefill dan decode",
         expr=safe_div(R("cost_idr_per_request") * R("prefill_share_frac") * 1e6, R("prompt_tokens")),
+        doc_id="Biaya per permintaan × porsi prefill dari waktu replika ÷ token prompt × 1.000.000.",
+        source_id="Buku, bab 16.1; waktu GPU dibagi antara prefill dan decode",
     ),
     Quantity(
         "cost_idr_per_1m_output_tokens",
@@ -266,6 +364,8 @@ ONPREM = (
         "Cost per request × decode's share of the replica time ÷ output tokens × 1,000,000.",
         BOOK_COST + "; waktu GPU dibagi antara prefill dan decode",
         expr=safe_div(R("cost_idr_per_request") * (1 - R("prefill_share_frac")) * 1e6, R("output_tokens")),
+        doc_id="Biaya per permintaan × porsi decode dari waktu replika ÷ token output × 1.000.000.",
+        source_id="Buku, bab 16.1; waktu GPU dibagi antara prefill dan decode",
     ),
 )
 
@@ -283,33 +383,49 @@ CLOUD = (
         ),
         overridable=True,
         choices=("cloud", "name"),
+        doc_id=(
+            "Instance yang disewa per jam: penawaran pertama di katalog untuk GPU skenario (katalog "
+            "mendaftar penawaran termurah per GPU-jam lebih dulu untuk setiap GPU). Pilih penawaran "
+            "lain lewat Isi manual."
+        ),
+        source_id="Katalog Harga: cloud GPU",
     ),
-    row_of("cloud", "cloud_offer_name", "Baris cloud", "Cloud row"),
+    row_of(
+        "cloud",
+        "cloud_offer_name",
+        "Baris cloud",
+        "Cloud row",
+        doc_id="Posisi cloud_offer_name yang dipilih di katalog cloud (0 = tidak ada di katalog).",
+        source_id="Katalog Harga: cloud GPU",
+    ),
     lookup(
         "cloud_gpu_name",
         "cloud",
         "gpu",
-        "GPU di penawaran",
-        "GPU of the offer",
-        "GPU model of the instance.",
         fallback="",
+        doc_id="Model GPU pada instance.",
+        source_id="Katalog cloud GPU per jam, kolom 'GPU'",
     ),
-    lookup("cloud_offer_gpus", "cloud", "gpus", "GPU per instance", "GPUs per instance", "GPUs in one instance."),
+    lookup(
+        "cloud_offer_gpus",
+        "cloud",
+        "gpus",
+        doc_id="Jumlah GPU dalam satu instance.",
+        source_id="Katalog cloud GPU per jam, kolom 'GPU per instance'",
+    ),
     lookup(
         "cloud_usd_per_hour",
         "cloud",
         "usd_per_hour",
-        "Harga per jam (USD)",
-        "Price per hour (USD)",
-        "On-demand price of the instance (0 when billed in rupiah).",
+        doc_id="Harga on-demand instance (0 bila ditagih dalam rupiah).",
+        source_id="Katalog cloud GPU per jam, kolom 'USD/jam'",
     ),
     lookup(
         "cloud_listed_idr_per_hour",
         "cloud",
         "idr_per_hour",
-        "Harga per jam (Rupiah)",
-        "Price per hour (rupiah)",
-        "Price of providers billing in rupiah (0 when billed in USD).",
+        doc_id="Harga dari penyedia yang menagih dalam rupiah (0 bila ditagih dalam USD).",
+        source_id="Katalog cloud GPU per jam, kolom 'Rp/jam'",
     ),
     Quantity(
         "cloud_gpu_match_flag",
@@ -318,6 +434,8 @@ CLOUD = (
         "FALSE means the offer rents another GPU than the one whose speed is computed.",
         "Consistency check",
         expr=EQ(R("cloud_gpu_name"), R("gpu_name")),
+        doc_id="FALSE berarti penawaran ini menyewakan GPU lain, bukan GPU yang kecepatannya dihitung.",
+        source_id="Pemeriksaan konsistensi",
     ),
     Quantity(
         "cloud_idr_per_gpu_hour",
@@ -333,6 +451,8 @@ CLOUD = (
             ),
             R("cloud_offer_gpus"),
         ),
+        doc_id="Harga rupiah, atau harga dolar × kurs × (1 + PPN), ÷ GPU per instance.",
+        source_id="Buku, bab 16.3 (biaya cloud GPU per jam)",
     ),
     Quantity(
         "cloud_hours_per_day",
@@ -341,6 +461,8 @@ CLOUD = (
         "Hours per day the instance is rented (24 = always on).",
         "Buku, Bab 16.3",
         default=24,
+        doc_id="Jam sewa instance per hari (24 = selalu menyala).",
+        source_id="Buku, bab 16.3",
     ),
     Quantity(
         "cloud_idr_per_day",
@@ -349,6 +471,8 @@ CLOUD = (
         "Per GPU-hour × fleet GPUs × rented hours.",
         "Buku, Bab 16.3 (dikoreksi: × 24 jam)",
         expr=R("cloud_idr_per_gpu_hour") * R("gpus_needed") * R("cloud_hours_per_day"),
+        doc_id="Per GPU-jam × GPU armada × jam sewa.",
+        source_id="Buku, bab 16.3 (dikoreksi: × 24 jam)",
     ),
     Quantity(
         "cloud_idr_per_month",
@@ -357,6 +481,8 @@ CLOUD = (
         "Per day × days per month.",
         "Buku, Bab 16.3",
         expr=R("cloud_idr_per_day") * R("month_days"),
+        doc_id="Per hari × hari per bulan.",
+        source_id="Buku, bab 16.3",
     ),
     Quantity(
         "cloud_cost_idr_per_1m_tokens",
@@ -366,6 +492,11 @@ CLOUD = (
         "staff counts as in the cloud TCO.",
         "Buku, Bab 16.3 (dikoreksi)",
         expr=safe_div((R("cloud_idr_per_day") + R("staff_idr_per_day")) * 1e6, R("tokens_per_day")),
+        doc_id=(
+            "(Sewa + SDM) per hari ÷ token per hari × 1.000.000 (buku membagi harga per jam dengan "
+            "token per hari); SDM dihitung seperti pada TCO cloud."
+        ),
+        source_id="Buku, bab 16.3 (dikoreksi, lihat errata di Panduan)",
     ),
 )
 

@@ -13,11 +13,12 @@ PROFILES = "Katalog profil penempatan (assumptions/deployments.csv)"
 BOARDS = "Katalog board GPU (assumptions/boards.csv): GPU SXM/OAM dijual per board 4 atau 8 GPU"
 
 
-def _per_server(name: str, column: str, label_id: str, label_en: str, doc: str) -> tuple[Quantity, Quantity]:
-    """A per-server capex item of the profile, and the fleet's total of it (servers × per server)."""
+def _per_server(name: str, column: str, label_id: str, label_en: str) -> tuple[Quantity, Quantity]:
+    """A per-server capex item of the profile (its column's words), and the fleet's total of it (servers × per
+    server, labelled `label_id`/`label_en`)."""
     per = f"{name}_per_server_idr"
     return (
-        lookup(per, "deployment", column, label_id + " per server", label_en + " per server", doc),
+        lookup(per, "deployment", column),
         Quantity(
             f"{name}_capex_idr",
             label_id,
@@ -41,6 +42,8 @@ QUANTITIES = (
         "its numbers).",
         fallback="datacenter",
         demanded=False,
+        doc_id="consumer, workstation, datacenter, apple atau cpu, dari katalog GPU.",
+        source_id="Katalog GPU: kolom segment",
     ),
     Quantity(
         "board_row",
@@ -49,6 +52,8 @@ QUANTITIES = (
         "Position of the GPU in the board catalog (0 = sold as a card, not only on a board).",
         BOARDS,
         expr=IFERROR(MATCH(R("gpu_name"), Col("board", "gpu")), 0),
+        doc_id="Posisi GPU di katalog board (0 = dijual sebagai kartu, bukan hanya di board).",
+        source_id="Katalog board GPU (assumptions/boards.csv)",
     ),
     Quantity(
         "deployment_name",
@@ -74,8 +79,21 @@ QUANTITIES = (
         ),
         overridable=True,
         choices=("deployment", "name"),
+        doc_id=(
+            "Tempat armada berjalan: HGX/DGX untuk GPU yang hanya dijual di board (SXM, OAM); "
+            "workstation untuk GeForce, Apple, sistem CPU, dan armada 1–2 kartu; server rak (kartu PCIe "
+            "di server 4U) selain itu. Pilih profil lain sebagai isian manual."
+        ),
+        source_id="Katalog profil penempatan (assumptions/deployments.csv)",
     ),
-    row_of("deployment", "deployment_name", "Baris profil penempatan", "Deployment profile row"),
+    row_of(
+        "deployment",
+        "deployment_name",
+        "Baris profil penempatan",
+        "Deployment profile row",
+        doc_id="Posisi profil terpilih di katalog profil penempatan (0 = tidak ada di katalog).",
+        source_id="Katalog profil penempatan (assumptions/deployments.csv)",
+    ),
     Quantity(
         "whole_servers_flag",
         "Dibeli per server/board utuh?",
@@ -83,6 +101,8 @@ QUANTITIES = (
         "TRUE when the profile buys GPUs only in whole servers or boards (HGX/DGX): the fleet is rounded up.",
         PROFILES,
         expr=EQ(IF(R("deployment_row") > 0, INDEX(Col("deployment", "whole_servers"), R("deployment_row")), 0), 1),
+        doc_id=("TRUE bila profil membeli GPU hanya per server atau board utuh (HGX/DGX): armada dibulatkan ke atas."),
+        source_id="Katalog profil penempatan (assumptions/deployments.csv)",
     ),
     Quantity(
         "gpus_per_server",
@@ -98,6 +118,11 @@ QUANTITIES = (
         ),
         overridable=True,
         catalog_column=("deployment", "gpus_per_server"),
+        doc_id=(
+            "GPU dalam satu server: jumlah GPU board untuk profil board, selain itu dari profil "
+            "(workstation 2, server rak 8); armada butuh server utuh."
+        ),
+        source_id="Katalog profil penempatan (assumptions/deployments.csv)",
     ),
     Quantity(
         "bought_gpus",
@@ -107,6 +132,12 @@ QUANTITIES = (
         "else the fleet's GPUs. Capex and power use it; capacity uses the GPUs needed.",
         BOARDS,
         expr=IF(R("whole_servers_flag"), R("servers_needed") * R("gpus_per_server"), R("gpus_needed")),
+        doc_id=(
+            "Server utuh × GPU per server bila GPU hanya dijual di board (14 H100 SXM → 2 board isi 8 = "
+            "16), selain itu GPU armada. Capex dan daya memakainya; kapasitas memakai GPU yang "
+            "dibutuhkan."
+        ),
+        source_id="Katalog board GPU",
     ),
     Quantity(
         "gpu_price_usd",
@@ -122,36 +153,38 @@ QUANTITIES = (
         ),
         overridable=True,
         catalog_column=("gpu", "price_usd"),
+        doc_id=(
+            "Harga per GPU: harga board ÷ GPU-nya untuk GPU yang hanya dijual di board, selain itu "
+            "harga daftar atau pasar di katalog GPU (0 bila tidak ada: ketik penawaran)."
+        ),
+        source_id="Katalog GPU: kolom price_usd; katalog board GPU",
     ),
     lookup(
         "server_capex_idr",
         "deployment",
         "server_capex_idr",
-        "Platform per server (tanpa GPU)",
-        "Platform per server (without GPUs)",
-        "CPUs, board, memory, PSUs and chassis of one server, from the deployment profile.",
         fallback=20_000_000,
+        doc_id="CPU, board, memori, PSU dan chassis satu server, dari profil penempatan.",
+        source_id="Katalog profil penempatan (assumptions/deployments.csv)",
     ),
-    *_per_server("network", "network_capex_idr", "Jaringan", "Network", "NICs, switch ports, cabling per server."),
-    *_per_server("storage", "storage_capex_idr", "Penyimpanan", "Storage", "NVMe (RAID) per server."),
-    *_per_server("setup", "setup_capex_idr", "Instalasi dan setup", "Installation and setup", "Racking, wiring."),
+    *_per_server("network", "network_capex_idr", "Jaringan", "Network"),
+    *_per_server("storage", "storage_capex_idr", "Penyimpanan", "Storage"),
+    *_per_server("setup", "setup_capex_idr", "Instalasi dan setup", "Installation and setup"),
     lookup(
         "host_power_w",
         "deployment",
         "host_power_w",
-        "Daya server selain GPU",
-        "Server power besides the GPUs",
-        "CPU, memory, disks, fans and PSU losses at load, per server, from the deployment profile.",
         fallback=150,
+        doc_id="CPU, memori, disk, kipas dan rugi PSU saat beban, per server, dari profil penempatan.",
+        source_id="Katalog profil penempatan (assumptions/deployments.csv)",
     ),
     lookup(
         "maintenance_share_frac",
         "deployment",
         "maintenance_frac",
-        "Pemeliharaan per tahun (porsi capex)",
-        "Maintenance per year (share of capex)",
-        "Spare parts, support contract and repairs per year as a share of the capex, from the profile.",
         fallback=0.01,
+        doc_id="Suku cadang, kontrak dukungan dan perbaikan per tahun sebagai porsi capex, dari profil.",
+        source_id="Katalog profil penempatan (assumptions/deployments.csv)",
     ),
     Quantity(
         "maintenance_idr_per_year",
@@ -161,23 +194,23 @@ QUANTITIES = (
         "Buku, Bab 16.1: RTX 4090 Rp 500.000/tahun = 1 % dari Rp 50 juta; " + PROFILES,
         expr=R("hardware_capex_idr") * R("maintenance_share_frac"),
         overridable=True,
+        doc_id="Capex × porsi pemeliharaan: tumbuh bersama armada. Ketik harga kontrak untuk memakainya.",
+        source_id="Buku, bab 16.1: RTX 4090 Rp 500.000/tahun = 1 % dari Rp 50 juta; profil penempatan",
     ),
     lookup(
         "staff_fte_per_server_ratio",
         "deployment",
         "staff_fte_per_server",
-        "SDM per server (FTE)",
-        "Staff per server (FTE)",
-        "Engineers (full-time equivalents) per server, from the profile (0 for a workstation).",
+        doc_id="Engineer (setara penuh waktu) per server, dari profil (0 untuk workstation).",
+        source_id="Katalog profil penempatan (assumptions/deployments.csv)",
     ),
     lookup(
         "staff_salary_idr_per_month",
         "deployment",
         "staff_salary_idr_per_month",
-        "Biaya satu engineer per bulan",
-        "One engineer per month",
-        "Monthly cost of one full-time engineer.",
         fallback=40_000_000,
+        doc_id="Biaya satu engineer penuh waktu per bulan.",
+        source_id="Buku L509: gaji developer senior Rp 40 juta/bulan",
     ),
     Quantity(
         "staff_fte_ratio",
@@ -186,6 +219,8 @@ QUANTITIES = (
         "Servers × staff per server.",
         PROFILES,
         expr=R("servers_needed") * R("staff_fte_per_server_ratio"),
+        doc_id="Jumlah server × SDM per server.",
+        source_id="Katalog profil penempatan (assumptions/deployments.csv)",
     ),
     Quantity(
         "staff_idr_per_month",
@@ -196,5 +231,10 @@ QUANTITIES = (
         "Buku L509: gaji developer senior Rp 40 juta/bulan; " + PROFILES,
         expr=R("staff_fte_ratio") * R("staff_salary_idr_per_month"),
         overridable=True,
+        doc_id=(
+            "SDM armada × biaya satu engineer; SDM yang sama menjalankan setiap mode penempatan. Ketik "
+            "angka untuk memakainya."
+        ),
+        source_id="Buku L509: gaji developer senior Rp 40 juta/bulan; profil penempatan",
     ),
 )

@@ -30,20 +30,28 @@ QUANTITIES = (
         "tariff_name",
         "deployment",
         "tariff_name",
-        "Tarif listrik",
-        "Electricity tariff",
-        "PLN tariff group or data-centre power rate, from the deployment profile (choose another as a manual value).",
         fallback="PLN B-2/TR 6600VA-200kVA",
         choices=("tariff", "name"),
+        doc_id=(
+            "Golongan tarif PLN atau tarif daya data center, dari profil penempatan (pilih yang lain "
+            "sebagai isian manual)."
+        ),
+        source_id="Katalog Harga: tarif; profil penempatan",
     ),
-    row_of("tariff", "tariff_name", "Baris tarif", "Tariff row"),
+    row_of(
+        "tariff",
+        "tariff_name",
+        "Baris tarif",
+        "Tariff row",
+        doc_id="Posisi tariff_name yang dipilih di katalog tarif (0 = tidak ada di katalog).",
+        source_id="Katalog Harga: tarif",
+    ),
     lookup(
         "electricity_idr_per_kwh",
         "tariff",
         "idr_per_kwh",
-        "Harga listrik",
-        "Electricity price",
-        "Rupiah per kWh of the chosen tariff.",
+        doc_id="Rupiah per kWh untuk tarif yang dipilih.",
+        source_id="Katalog tarif listrik, kolom 'Rp/kWh'",
     ),
     Quantity(
         "system_power_w",
@@ -53,6 +61,11 @@ QUANTITIES = (
         BOOK_POWER,
         expr=R("gpu_tdp_w") * R("bought_gpus") + R("host_power_w") * R("servers_needed"),
         overridable=True,
+        doc_id=(
+            "TDP GPU × GPU yang dibeli + sisa server × jumlah server. Ketik daya terukur di stopkontak "
+            "untuk memakainya."
+        ),
+        source_id="Buku, bab 16.1",
     ),
     Quantity(
         "fleet_busy_frac",
@@ -69,6 +82,11 @@ QUANTITIES = (
             / 24
             / MAX(1, R("peak_to_average_ratio")),
         ),
+        doc_id=(
+            "Permintaan terlayani ÷ kapasitas armada pada lajunya dalam target selama 24 jam: terlayani "
+            "÷ kapasitas per hari × jam aktif ÷ 24 ÷ rasio puncak ÷ rata-rata; paling besar 1."
+        ),
+        source_id="Buku, bab 16.1 (duty cycle); beban terlayani ÷ kapasitas",
     ),
     Quantity(
         "duty_cycle_frac",
@@ -79,6 +97,11 @@ QUANTITIES = (
         "Buku, Bab 16.1: 70 % on-premise (sebagai asumsi); bawaan: porsi sibuk armada",
         expr=R("fleet_busy_frac"),
         overridable=True,
+        doc_id=(
+            "Porsi hari saat sistem bekerja pada daya beban: bawaannya porsi sibuk armada. Ketik porsi "
+            "lain (buku memakai 70 %) untuk menggantinya."
+        ),
+        source_id="Buku, bab 16.1: duty cycle 70 % (sebagai asumsi); bawaan: porsi sibuk armada",
     ),
     Quantity(
         "gpu_idle_power_frac",
@@ -96,6 +119,16 @@ QUANTITIES = (
             IF(EQ(R("gpu_segment_type"), "workstation"), 0.27, IF(EQ(R("gpu_segment_type"), "datacenter"), 0.18, 0.3)),
         ),
         overridable=True,
+        doc_id=(
+            "Daya GPU di antara permintaan dengan model termuat, sebagai porsi TDP, per kelas: GeForce "
+            "turun ke keadaan idle (0,07), kartu workstation idle di P2 (0,27), kartu data center tetap "
+            "di P0 dengan model di memori (0,18); 0,3 untuk lainnya. Ukur dengan nvidia-smi lalu ketik."
+        ),
+        source_id=(
+            "RTX 3080 22 W / 320 W idle (NVIDIA/open-gpu-kernel-modules issue #314); RTX A4000 38 W / "
+            "140 W di P2 saat idle di TGI (huggingface/text-generation-inference issue #946); V100-SXM2 "
+            "53 W / 300 W di P0, pemakaian 0 %, model termuat (zai-org/GLM-130B issue #32)"
+        ),
     ),
     Quantity(
         "host_idle_power_frac",
@@ -104,6 +137,8 @@ QUANTITIES = (
         "Power the rest of a server (CPUs, memory, fans, disks) draws while idle, as a share of its load power.",
         "Assumption: servers idle at roughly a third of load power; measure with a wall meter",
         default=0.3,
+        doc_id=("Daya bagian server lainnya (CPU, memori, kipas, disk) saat idle, sebagai porsi daya bebannya."),
+        source_id="Asumsi: server idle sekitar sepertiga daya beban; ukur dengan wattmeter",
     ),
     Quantity(
         "idle_power_frac",
@@ -119,6 +154,12 @@ QUANTITIES = (
             R("host_idle_power_frac"),
         ),
         overridable=True,
+        doc_id=(
+            "Daya idle armada ÷ daya saat beban: (TDP GPU × GPU × porsi idle GPU + daya host × server × "
+            "porsi idle host) ÷ (TDP GPU × GPU + daya host × server). Ketik porsi terukur untuk "
+            "memakainya."
+        ),
+        source_id="Bobot daya GPU dan host",
     ),
     Quantity(
         "average_power_w",
@@ -127,27 +168,36 @@ QUANTITIES = (
         "Load power during the duty cycle, idle power for the rest of the day.",
         BOOK_POWER,
         expr=R("system_power_w") * (R("duty_cycle_frac") + (1 - R("duty_cycle_frac")) * R("idle_power_frac")),
+        doc_id="Daya beban selama duty cycle, daya idle di sisa hari.",
+        source_id="Buku, bab 16.1: kWh = W × 24 jam ÷ 1000; Rp = kWh × tarif",
     ),
     lookup(
         "cooling_type",
         "deployment",
         "cooling_type",
-        "Jenis pendinginan",
-        "Cooling type",
-        "How the room is cooled, from the deployment profile; sets the PUE unless one is typed. data-centre 1.3 "
-        "(the book's default), none 1.0 (a workstation in a room cooled for people), precision-ac 1.6, liquid "
-        "(direct-to-chip) 1.2, immersion 1.1, office-ac 2.0.",
         fallback="data-centre",
+        doc_id=(
+            "Cara ruangan didinginkan, dari profil penempatan; menentukan PUE kecuali PUE diketik. "
+            "data-centre 1,3 (bawaan buku), none 1,0 (workstation di ruangan berpendingin untuk orang), "
+            "precision-ac 1,6, liquid 1,2, immersion 1,1, office-ac 2,0."
+        ),
+        source_id="Buku, asumsi finansial dan bab pendinginan",
     ),
     Quantity(
         "pue",
         "PUE (efektivitas penggunaan daya)",
         "PUE (power usage effectiveness)",
-        "Facility power ÷ IT power: cooling and power distribution on top of the servers; from the cooling type. "
-        "Type a measured PUE to use it instead.",
+        "Facility power ÷ IT power: cooling and power distribution on top of the servers; from the cooling type ("
+        + ", ".join(f"{kind} {pue}" for kind, pue in COOLING_PUE.items())
+        + "). Type a measured PUE to use it instead.",
         BOOK_COOLING,
         expr=_pue_of_cooling(),
         overridable=True,
+        doc_id=(
+            "Daya fasilitas ÷ daya IT: pendinginan dan distribusi daya di atas konsumsi server; dari "
+            "jenis pendinginan. Isi PUE terukur untuk memakainya."
+        ),
+        source_id="Buku, catatan metodologi 'Asumsi Finansial & Nilai Tukar' dan subbab pendinginan",
     ),
     Quantity(
         "facility_power_w",
@@ -156,9 +206,18 @@ QUANTITIES = (
         "Average power × PUE.",
         "The Green Grid, PUE definition",
         expr=R("average_power_w") * R("pue"),
+        doc_id="Daya rata-rata × PUE.",
+        source_id="Definisi PUE dari konsorsium Green Grid",
     ),
     Quantity(
-        "year_days", "Hari per tahun", "Days per year", "Days in a year.", "Buku: 3 tahun = 1.095 hari", default=365
+        "year_days",
+        "Hari per tahun",
+        "Days per year",
+        "Days in a year.",
+        "Buku: 3 tahun = 1.095 hari",
+        default=365,
+        doc_id="Hari dalam setahun.",
+        source_id="Buku, bab 16.1: 3 tahun = 1.095 hari",
     ),
     Quantity(
         "month_days",
@@ -167,6 +226,8 @@ QUANTITIES = (
         "Days per year ÷ 12, so twelve months make one year.",
         "365 ÷ 12 = 30,42",
         expr=R("year_days") / 12,
+        doc_id="Hari per tahun ÷ 12, sehingga dua belas bulan tepat satu tahun.",
+        source_id="365 ÷ 12 = 30,42",
     ),
     Quantity(
         "energy_kwh_per_day",
@@ -175,6 +236,8 @@ QUANTITIES = (
         "Facility power × 24 h ÷ 1000.",
         BOOK_POWER,
         expr=R("facility_power_w") * 24 / 1000,
+        doc_id="Daya fasilitas × 24 jam ÷ 1000.",
+        source_id="Buku, bab 16.1: kWh = W × 24 jam ÷ 1000",
     ),
     Quantity(
         "energy_kwh_per_month",
@@ -183,6 +246,8 @@ QUANTITIES = (
         "Per day × days per month.",
         BOOK_POWER,
         expr=R("energy_kwh_per_day") * R("month_days"),
+        doc_id="Energi per hari × hari per bulan.",
+        source_id="Buku, bab 16.1",
     ),
     Quantity(
         "energy_kwh_per_year",
@@ -191,6 +256,8 @@ QUANTITIES = (
         "Per day × days per year.",
         BOOK_POWER,
         expr=R("energy_kwh_per_day") * R("year_days"),
+        doc_id="Energi per hari × hari per tahun.",
+        source_id="Buku, bab 16.1",
     ),
     Quantity(
         "electricity_idr_per_day",
@@ -199,6 +266,8 @@ QUANTITIES = (
         "kWh per day × tariff.",
         BOOK_POWER,
         expr=R("energy_kwh_per_day") * R("electricity_idr_per_kwh"),
+        doc_id="kWh per hari × tarif.",
+        source_id="Buku, bab 16.1: Rp = kWh × tarif",
     ),
     Quantity(
         "electricity_idr_per_month",
@@ -207,6 +276,8 @@ QUANTITIES = (
         "kWh per month × tariff.",
         BOOK_POWER,
         expr=R("energy_kwh_per_month") * R("electricity_idr_per_kwh"),
+        doc_id="kWh per bulan × tarif.",
+        source_id="Buku, bab 16.1: Rp = kWh × tarif",
     ),
     Quantity(
         "electricity_idr_per_year",
@@ -215,5 +286,7 @@ QUANTITIES = (
         "kWh per year × tariff.",
         BOOK_POWER,
         expr=R("energy_kwh_per_year") * R("electricity_idr_per_kwh"),
+        doc_id="kWh per tahun × tarif.",
+        source_id="Buku, bab 16.1: Rp = kWh × tarif",
     ),
 )

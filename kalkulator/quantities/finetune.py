@@ -33,6 +33,12 @@ QUANTITIES = (
         "(8 without the master copy, as the book counts; 8-bit Adam ≈ 2 + 4 master).",
         MIXED_ADAM,
         default=12,
+        doc_id=(
+            "AdamW presisi campuran menyimpan salinan master FP32 dan dua momen FP32: 4 + 4 + 4 = 12 "
+            "byte per parameter yang dilatih. Buku menghitung 8 (tanpa salinan master); Adam 8-bit ≈ 2 "
+            "+ 4 master."
+        ),
+        source_id="Rajbhandari dkk. 2020 (ZeRO): Adam presisi campuran 2 + 2 + 12 byte per parameter",
     ),
     Quantity(
         "lora_trainable_frac",
@@ -42,6 +48,11 @@ QUANTITIES = (
         "on every linear layer ≈ 0.5 %).",
         BOOK_FT + "; Hu et al. 2021 (LoRA)",
         default=0.001,
+        doc_id=(
+            "Parameter adapter ÷ parameter model. Rank 16 pada proyeksi attention model 7B ≈ 0,1 % "
+            "(angka buku); pada semua layer linear ≈ 0,5 %."
+        ),
+        source_id="Buku, contoh VRAM fine-tuning model 7B (LoRA rank 16: 0,1 %); Hu dkk. 2021 (LoRA)",
     ),
     Quantity(
         "finetune_batch_tokens",
@@ -50,6 +61,8 @@ QUANTITIES = (
         "Sequences per micro-batch × sequence length (1 × 4,096 in the book's example).",
         BOOK_FT,
         default=4096,
+        doc_id="Sekuens per micro-batch × panjang sekuens (contoh buku: 1 × 4.096).",
+        source_id="Buku, contoh VRAM fine-tuning model 7B",
     ),
     Quantity(
         "finetune_activations_gb",
@@ -59,6 +72,12 @@ QUANTITIES = (
         "(with activation checkpointing; without it activations are roughly 10–20× larger).",
         BOOK_FT + "; Korthikanti et al. 2022 (activation recomputation)",
         expr=R("finetune_batch_tokens") * R("model_hidden") * R("model_layers") * ACTIVATION_BYTES / 1e9,
+        doc_id=(
+            "Token × dimensi hidden × layer × 2 byte: satu hidden state 16 bit per layer dan token, "
+            "aturan buku (dengan activation checkpointing; tanpanya aktivasi kira-kira 10–20× lebih "
+            "besar)."
+        ),
+        source_id="Buku, contoh VRAM fine-tuning model 7B; Korthikanti dkk. 2022 (activation recomputation)",
     ),
     Quantity(
         "finetune_full_vram_gb",
@@ -68,6 +87,12 @@ QUANTITIES = (
         "With 12 optimizer bytes: 16 bytes per parameter (7B: 112 GB + activations).",
         BOOK_FT + "; " + MIXED_ADAM,
         expr=trained(R("model_params_b")) + R("finetune_activations_gb"),
+        doc_id=(
+            "Parameter × (2 byte bobot + 2 byte gradien + byte optimizer) + aktivasi; tambahkan "
+            "overhead runtime per GPU. Dengan 12 byte optimizer: 16 byte per parameter (7B: 112 GB + "
+            "aktivasi)."
+        ),
+        source_id="Buku, contoh VRAM fine-tuning model 7B; Rajbhandari dkk. 2020 (ZeRO)",
     ),
     Quantity(
         "finetune_lora_vram_gb",
@@ -77,6 +102,11 @@ QUANTITIES = (
         "bytes) + activations.",
         BOOK_FT + "; Hu et al. 2021 (LoRA)",
         expr=weights_of(R("model_params_b"), 16) + trained(ADAPTER) + R("finetune_activations_gb"),
+        doc_id=(
+            "Bobot beku 16 bit (rumus bobot model pada 16 bit) + parameter adapter × (2 + 2 + byte "
+            "optimizer) + aktivasi."
+        ),
+        source_id="Buku, contoh VRAM LoRA model 7B; Hu dkk. 2021 (LoRA)",
     ),
     Quantity(
         "finetune_qlora_vram_gb",
@@ -85,5 +115,7 @@ QUANTITIES = (
         "Frozen 4-bit weights (NF4; its scales add ≈ 0.13 bit) + adapter as in LoRA + activations.",
         BOOK_FT + "; Dettmers et al. 2023 (QLoRA)",
         expr=weights_of(R("model_params_b"), 4) + trained(ADAPTER) + R("finetune_activations_gb"),
+        doc_id="Bobot beku 4 bit (NF4; skalanya menambah ≈ 0,13 bit) + adapter seperti LoRA + aktivasi.",
+        source_id="Buku, contoh VRAM QLoRA model 7B dan bab 7.4; Dettmers dkk. 2023 (QLoRA)",
     ),
 )

@@ -11,7 +11,7 @@ from kalkulator.quantities.base import Quantity
 REVIEW = "Catalog review of 2026-12-01: prices dated before 2025-12-01 are more than 12 months old"
 
 
-def _as_of(name: str, table: str, row: str, what: str) -> Quantity:
+def _as_of(name: str, table: str, row: str, what: str, doc_id: str = "", source_id: str = "") -> Quantity:
     return Quantity(
         name,
         f"Tanggal harga {what}",
@@ -19,6 +19,8 @@ def _as_of(name: str, table: str, row: str, what: str) -> Quantity:
         f"as_of of the {what} row in use (blank when none is chosen).",
         f"Katalog {table}: kolom as_of",
         expr=IF(R(row) > 0, INDEX(Col(table, "as_of"), R(row)), ""),
+        doc_id=doc_id,
+        source_id=source_id,
     )
 
 
@@ -35,6 +37,11 @@ QUANTITIES = (
         "the catalog review, move it to 12 months before today.",
         REVIEW,
         default="2025-12-01",
+        doc_id=(
+            "Tanggal (YYYY-MM-DD): harga katalog yang bertanggal sebelum ini disebut di baris status; "
+            "12 bulan sebelum tinjauan katalog, geser ke 12 bulan sebelum hari ini."
+        ),
+        source_id="Tinjauan katalog 2026-12-01: harga sebelum 2025-12-01 berumur lebih dari 12 bulan",
     ),
     Quantity(
         "gpu_price_as_of_text",
@@ -47,9 +54,28 @@ QUANTITIES = (
             INDEX(Col("board", "as_of"), R("board_row")),
             IF(R("gpu_row") > 0, INDEX(Col("gpu", "as_of"), R("gpu_row")), ""),
         ),
+        doc_id=(
+            "Tanggal (as_of) baris board untuk GPU yang dijual per board, selain itu baris GPU (kosong "
+            "untuk GPU yang diisi manual)."
+        ),
+        source_id="Katalog GPU dan board: kolom as_of",
     ),
-    _as_of("api_price_as_of_text", "api", "api_row", "API"),
-    _as_of("cloud_price_as_of_text", "cloud", "cloud_row", "cloud"),
+    _as_of(
+        "api_price_as_of_text",
+        "api",
+        "api_row",
+        "API",
+        doc_id="Tanggal (as_of) baris API yang dipakai (kosong bila tidak ada yang dipilih).",
+        source_id="Katalog API: kolom as_of",
+    ),
+    _as_of(
+        "cloud_price_as_of_text",
+        "cloud",
+        "cloud_row",
+        "cloud",
+        doc_id="Tanggal (as_of) baris penawaran cloud yang dipakai (kosong bila tidak ada yang dipilih).",
+        source_id="Katalog cloud: kolom as_of",
+    ),
     Quantity(
         "stale_prices_text",
         "Harga yang sudah lama",
@@ -61,5 +87,10 @@ QUANTITIES = (
             _stale("api_price_as_of_text", "api_name"),
             _stale("cloud_price_as_of_text", "cloud_offer_name"),
         ),
+        doc_id=(
+            "Harga terpilih yang bertanggal sebelum batas (gpu_price_usd, api_name, cloud_offer_name); "
+            "kosong bila tidak ada."
+        ),
+        source_id="Tinjauan katalog 2026-12-01",
     ),
 )

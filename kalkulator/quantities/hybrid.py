@@ -32,6 +32,11 @@ QUANTITIES = (
         BOOK_HYBRID,
         expr=1 / _peak(),
         overridable=True,
+        doc_id=(
+            "Porsi beban puncak yang dilayani armada milik sendiri; bawaannya beban rata-rata "
+            "(rata-rata ÷ puncak = 1 ÷ rasio puncak). 1 = seluruhnya on-premise."
+        ),
+        source_id="Buku, bab 17 studi kasus retail: baseline on-premise + API burst untuk beban puncak",
     ),
     Quantity(
         "peak_hours_per_day",
@@ -40,6 +45,8 @@ QUANTITIES = (
         "Hours a day the load stands at the peak (1: the busiest hour the peak-to-average ratio describes).",
         SHAPE,
         default=1,
+        doc_id=("Jam per hari saat beban berada di puncak (1: jam tersibuk yang dijelaskan rasio puncak ÷ rata-rata)."),
+        source_id=("Dua tingkat beban: puncak selama jam puncak, sisanya tingkat yang menjaga rata-rata jam aktif"),
     ),
     Quantity(
         "offpeak_to_average_ratio",
@@ -53,6 +60,11 @@ QUANTITIES = (
             MAX(0, (R("active_hours_per_day") - _peak() * _peak_hours()) / (R("active_hours_per_day") - _peak_hours())),
             0,
         ),
+        doc_id=(
+            "(Jam aktif − rasio puncak × jam puncak) ÷ (jam aktif − jam puncak), paling kecil 0: "
+            "tingkat beban yang menjaga rata-rata jam aktif."
+        ),
+        source_id=("Dua tingkat beban: puncak selama jam puncak, sisanya tingkat yang menjaga rata-rata jam aktif"),
     ),
     Quantity(
         "hybrid_base_gpus",
@@ -61,6 +73,8 @@ QUANTITIES = (
         "Fleet GPUs × the base share, rounded up to whole replicas.",
         BOOK_HYBRID,
         expr=ROUNDUP(ROUND(safe_div(R("gpus_needed") * R("hybrid_base_frac"), R("n_gpus")), 9), 0) * R("n_gpus"),
+        doc_id="GPU armada × porsi dasar, dibulatkan ke atas ke replika utuh.",
+        source_id="Buku, bab 17 studi kasus retail: baseline on-premise + API burst untuk beban puncak",
     ),
     Quantity(
         "hybrid_fleet_frac",
@@ -69,6 +83,8 @@ QUANTITIES = (
         "Base fleet GPUs ÷ fleet GPUs: the share of the capex, maintenance and staff the hybrid keeps.",
         BOOK_HYBRID,
         expr=MIN(1, safe_div(R("hybrid_base_gpus"), R("gpus_needed"))),
+        doc_id=("GPU armada dasar ÷ GPU armada: porsi capex, pemeliharaan dan SDM yang dipertahankan hybrid."),
+        source_id="Buku, bab 17 studi kasus retail: baseline on-premise + API burst untuk beban puncak",
     ),
     Quantity(
         "hybrid_overflow_frac",
@@ -86,6 +102,12 @@ QUANTITIES = (
             )
             / R("active_hours_per_day"),
         ),
+        doc_id=(
+            "[jam puncak × maks(0, rasio puncak − tingkat dasar) + jam aktif lain × maks(0, tingkat di "
+            "luar puncak − tingkat dasar)] ÷ jam aktif; tingkat dasar = porsi dasar × rasio puncak "
+            "(dalam satuan beban rata-rata)."
+        ),
+        source_id=("Dua tingkat beban: puncak selama jam puncak, sisanya tingkat yang menjaga rata-rata jam aktif"),
     ),
     Quantity(
         "hybrid_burst_hours_per_day",
@@ -99,6 +121,11 @@ QUANTITIES = (
             R("active_hours_per_day") - _peak_hours(),
             0,
         ),
+        doc_id=(
+            "Jam puncak bila puncak di atas tingkat dasar, + jam aktif lain bila tingkat di luar puncak "
+            "juga di atasnya."
+        ),
+        source_id=("Dua tingkat beban: puncak selama jam puncak, sisanya tingkat yang menjaga rata-rata jam aktif"),
     ),
     Quantity(
         "hybrid_api_idr_per_month",
@@ -107,6 +134,8 @@ QUANTITIES = (
         "API cost per month × the share of tokens above the base fleet.",
         BOOK_HYBRID,
         expr=R("api_cost_idr_per_month") * R("hybrid_overflow_frac"),
+        doc_id="Biaya API per bulan × porsi token di atas armada dasar.",
+        source_id="Buku, bab 17 studi kasus retail: baseline on-premise + API burst untuk beban puncak",
     ),
     Quantity(
         "hybrid_cloud_idr_per_month",
@@ -119,6 +148,11 @@ QUANTITIES = (
         * (R("gpus_needed") - R("hybrid_base_gpus"))
         * R("hybrid_burst_hours_per_day")
         * R("month_days"),
+        doc_id=(
+            "GPU di luar armada dasar disewa per jam untuk jam di atasnya: biaya cloud per GPU-jam × "
+            "(GPU armada − GPU dasar) × jam itu × hari per bulan."
+        ),
+        source_id="Buku, bab 17 studi kasus retail: baseline on-premise + API burst untuk beban puncak",
     ),
     Quantity(
         "hybrid_burst_idr_per_month",
@@ -132,6 +166,11 @@ QUANTITIES = (
             MIN(R("hybrid_api_idr_per_month"), R("hybrid_cloud_idr_per_month")),
             R("hybrid_api_idr_per_month"),
         ),
+        doc_id=(
+            "Yang lebih murah antara API dan cloud GPU untuk beban di atas armada dasar (API bila tidak "
+            "ada penawaran cloud untuk GPU ini)."
+        ),
+        source_id="Buku, bab 17 studi kasus retail: baseline on-premise + API burst untuk beban puncak",
     ),
     Quantity(
         "hybrid_energy_ratio",
@@ -145,6 +184,12 @@ QUANTITIES = (
             + R("hybrid_fleet_frac") * R("idle_power_frac"),
             R("duty_cycle_frac") * (1 - R("idle_power_frac")) + R("idle_power_frac"),
         ),
+        doc_id=(
+            "[duty × (1 − porsi burst) × (1 − porsi idle) + porsi armada dasar × porsi idle] ÷ [duty × "
+            "(1 − porsi idle) + porsi idle]: armada dasar mengerjakan kerja armada penuh dikurangi "
+            "burst dan lebih jarang idle."
+        ),
+        source_id="Buku, bab 16.1 (daya beban dan idle)",
     ),
     Quantity(
         "hybrid_capex_idr",
@@ -153,6 +198,8 @@ QUANTITIES = (
         "Capex × base fleet share.",
         BOOK_HYBRID,
         expr=R("hardware_capex_idr") * R("hybrid_fleet_frac"),
+        doc_id="Capex × porsi armada dasar.",
+        source_id="Buku, bab 17 studi kasus retail: baseline on-premise + API burst untuk beban puncak",
     ),
     Quantity(
         "hybrid_opex_idr_per_month",
@@ -163,6 +210,8 @@ QUANTITIES = (
         expr=(R("onprem_opex_idr_per_month") - R("electricity_idr_per_month")) * R("hybrid_fleet_frac")
         + R("electricity_idr_per_month") * R("hybrid_energy_ratio")
         + R("hybrid_burst_idr_per_month"),
+        doc_id=("(Opex on-premise − listrik) × porsi armada dasar + listrik × rasio energi armada dasar + burst."),
+        source_id="Buku, bab 17 studi kasus retail: baseline on-premise + API burst untuk beban puncak",
     ),
     Quantity(
         "hybrid_cost_idr_per_month",
@@ -171,6 +220,8 @@ QUANTITIES = (
         "Depreciation of the base fleet per month + hybrid opex; equal to on-premise at a flat load.",
         BOOK_HYBRID,
         expr=R("depreciation_idr_per_day") * R("month_days") * R("hybrid_fleet_frac") + R("hybrid_opex_idr_per_month"),
+        doc_id="Penyusutan armada dasar per bulan + opex hybrid; sama dengan on-premise pada beban rata.",
+        source_id="Buku, bab 17 studi kasus retail: baseline on-premise + API burst untuk beban puncak",
     ),
     Quantity(
         "tco_hybrid_idr",
@@ -180,6 +231,8 @@ QUANTITIES = (
         BOOK_HYBRID,
         expr=(R("hardware_capex_idr") - R("book_value_end_idr")) * R("hybrid_fleet_frac")
         + R("hybrid_opex_idr_per_month") * 12 * R("horizon_years"),
+        doc_id="(Capex − nilai buku di akhir horizon) × porsi armada dasar + opex hybrid × bulan.",
+        source_id="Buku, bab 17 studi kasus retail: baseline on-premise + API burst untuk beban puncak",
     ),
     Quantity(
         "hybrid_breakeven_months",
@@ -206,5 +259,10 @@ QUANTITIES = (
                 ),
             ),
         ),
+        doc_id=(
+            "Capex hybrid ÷ (biaya API per bulan − opex hybrid), pada lalu lintas hari ini; tidak ada "
+            "bila API tidak lebih mahal atau bulannya melewati umur ekonomis GPU."
+        ),
+        source_id="Buku, bab break-even",
     ),
 )

@@ -20,6 +20,11 @@ QUANTITIES = (
         LLAMA_BENCH,
         default="tg",
         options=("tg", "pp"),
+        doc_id=(
+            "tg: token yang dihasilkan per detik untuk satu pengguna (decode); pp: token prompt yang "
+            "diproses per detik (prefill)."
+        ),
+        source_id="llama-bench (llama.cpp): tgN = N token dihasilkan, ppN = prompt N token",
     ),
     Quantity(
         "measured_tok_s",
@@ -29,6 +34,12 @@ QUANTITIES = (
         "published measurements below shows the estimate beside each of them.",
         LLAMA_BENCH,
         default=0,
+        doc_id=(
+            "Kecepatan hasil ukur untuk skenario ini (0 = belum ada), misalnya angka tg atau pp dari "
+            "llama-bench; tabel pengukuran terbitan di bawah menampilkan perkiraan di samping setiap "
+            "angka terbitan."
+        ),
+        source_id="llama-bench (llama.cpp): tgN = N token dihasilkan, ppN = prompt N token",
     ),
     Quantity(
         "measured_setup_text",
@@ -55,6 +66,12 @@ QUANTITIES = (
             " ",
             R("quant_name"),
         ),
+        doc_id=(
+            "Uji llama-bench, GPU, model dan kuantisasi yang diperkirakan: tg500 @ d1000 = 500 token "
+            "dihasilkan setelah konteks 1.000 token; pp1000 = prompt 1.000 token (@ d: setelah token "
+            "yang sudah ada di cache)."
+        ),
+        source_id="llama-bench (llama.cpp): tgN = N token dihasilkan, ppN = prompt N token",
     ),
     Quantity(
         "measured_estimate_tok_s",
@@ -63,6 +80,11 @@ QUANTITIES = (
         "Decode tok/s per user for tg, prefill tok/s for pp: the engine's figure for the measured setup.",
         "Lembar TPS: decode_tok_s dan prefill_tok_s",
         expr=IF(EQ(R("measured_metric_type"), "pp"), R("prefill_tok_s"), R("decode_tok_s")),
+        doc_id=(
+            "Token/s decode per pengguna untuk tg, token/s prefill untuk pp: angka mesin kalkulator "
+            "untuk setup yang diukur."
+        ),
+        source_id="Lembar TPS: decode_tok_s dan prefill_tok_s",
     ),
     Quantity(
         "estimate_measured_ratio",
@@ -76,5 +98,10 @@ QUANTITIES = (
             R("measured_estimate_tok_s") / R("measured_tok_s"),
             Msg("belum ada hasil ukur", "no measurement"),
         ),
+        doc_id=(
+            "Di atas 1: perkiraan lebih cepat dari hasil ukur; di bawah 1: lebih lambat. Kecepatan "
+            "terukur di bawah 0,001 tok/s dianggap tidak ada (rasionya akan meluap)."
+        ),
+        source_id="kalkulator accuracy: perkiraan ÷ hasil ukur",
     ),
 )

@@ -22,6 +22,10 @@ QUANTITIES = (
         "input and output re-sent on every later step.",
         BOOK_AGENT,
         expr=R("session_steps") * R("prompt_tokens"),
+        doc_id=(
+            "Langkah × token prompt (rata-rata langkah): system + definisi tool di setiap langkah, dan "
+            "input serta output setiap langkah dikirim ulang di semua langkah sesudahnya."
+        ),
     ),
     Quantity(
         "session_cached_tokens",
@@ -31,6 +35,7 @@ QUANTITIES = (
         "earlier steps).",
         BOOK_AGENT,
         expr=R("session_input_tokens") * R("prefix_cache_hit_frac"),
+        doc_id=("Token input per sesi × porsi dari prefix cache (agen: definisi tool dan langkah-langkah sebelumnya)."),
     ),
     Quantity(
         "session_output_tokens",
@@ -39,6 +44,7 @@ QUANTITIES = (
         "Steps × output tokens.",
         BOOK_AGENT,
         expr=R("session_steps") * R("output_tokens"),
+        doc_id="Langkah × token output.",
     ),
     Quantity(
         "session_cost_idr",
@@ -47,6 +53,7 @@ QUANTITIES = (
         "On-premise cost per 1M tokens × (input + output tokens per session) ÷ 1,000,000.",
         BOOK_AGENT,
         expr=R("cost_idr_per_1m_tokens") * SESSION_TOKENS / 1e6,
+        doc_id="Biaya on-premise per 1 juta token × (token input + output per sesi) ÷ 1.000.000.",
     ),
     Quantity(
         "session_cloud_cost_idr",
@@ -55,6 +62,7 @@ QUANTITIES = (
         "Cloud cost per 1M tokens × (input + output tokens per session) ÷ 1,000,000.",
         BOOK_AGENT,
         expr=R("cloud_cost_idr_per_1m_tokens") * SESSION_TOKENS / 1e6,
+        doc_id="Biaya cloud per 1 juta token × (token input + output per sesi) ÷ 1.000.000.",
     ),
     Quantity(
         "session_api_cost_idr",
@@ -64,6 +72,10 @@ QUANTITIES = (
         "× (input + output tokens per session) ÷ 1,000,000.",
         BOOK_AGENT,
         expr=R("api_cost_idr_per_1m_tokens") * SESSION_TOKENS / 1e6,
+        doc_id=(
+            "Biaya API per 1 juta token (token cache, input lain dan output pada harganya "
+            "masing-masing, dengan campuran beban kerja) × (token input + output per sesi) ÷ 1.000.000."
+        ),
     ),
     Quantity(
         "session_time_s",
@@ -73,6 +85,10 @@ QUANTITIES = (
         "run time is not included.",
         BOOK_AGENT,
         expr=IF(R("utilization_frac") < 1, R("session_steps") * R("e2e_latency_s"), QUEUE_UNBOUNDED),
+        doc_id=(
+            "Langkah × latensi end-to-end (TTFT + output × TPOT + overhead jaringan) pada beban ini; "
+            "waktu kerja tool itu sendiri tidak termasuk."
+        ),
     ),
     Quantity(
         "image_cost_idr",
@@ -82,6 +98,10 @@ QUANTITIES = (
         "prefill time that prices input tokens).",
         BOOK_IMAGE,
         expr=R("image_tokens") * R("cost_idr_per_1m_input_tokens") / 1e6,
+        doc_id=(
+            "Token per gambar × biaya on-premise per 1 juta token input ÷ 1.000.000 (waktu encoder visi "
+            "termasuk dalam waktu prefill yang menentukan harga token input)."
+        ),
     ),
     Quantity(
         "image_api_cost_idr",
@@ -91,6 +111,10 @@ QUANTITIES = (
         "type the provider's count in tokens per image).",
         BOOK_IMAGE,
         expr=R("image_tokens") * R("api_input_usd_per_1m") / 1e6 * R("usd_idr") * R("api_tax_multiplier_ratio"),
+        doc_id=(
+            "Token per gambar × harga input ÷ 1.000.000 × kurs USD × pajak (API menghitung token gambar "
+            "dengan caranya sendiri: isi hitungan penyedia di token per gambar)."
+        ),
     ),
     Quantity(
         "cost_idr_per_1000_words",
@@ -99,6 +123,7 @@ QUANTITIES = (
         "On-premise cost per 1M tokens × tokens per word × 1,000 ÷ 1,000,000.",
         BOOK_WORDS,
         expr=R("cost_idr_per_1m_tokens") * R("tokens_per_word_ratio") * 1000 / 1e6,
+        doc_id="Biaya on-premise per 1 juta token × token per kata × 1.000 ÷ 1.000.000.",
     ),
     Quantity(
         "api_cost_idr_per_1000_words",
@@ -107,5 +132,6 @@ QUANTITIES = (
         "API cost per 1M tokens (the workload's input/output mix) × tokens per word × 1,000 ÷ 1,000,000.",
         BOOK_WORDS,
         expr=R("api_cost_idr_per_1m_tokens") * R("tokens_per_word_ratio") * 1000 / 1e6,
+        doc_id=("Biaya API per 1 juta token (campuran input/output beban kerja) × token per kata × 1.000 ÷ 1.000.000."),
     ),
 )

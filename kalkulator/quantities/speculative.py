@@ -40,6 +40,10 @@ QUANTITIES = (
         default=NO_CHOICE,
         choices=("model", "name"),
         optional=True,
+        doc_id=(
+            "Model kecil dari keluarga yang sama (tokenizer sama) yang mengusulkan token; none atau kosong = mati."
+        ),
+        source_id="Leviathan dkk. 2023, 'Fast Inference from Transformers via Speculative Decoding'",
     ),
     Quantity(
         "spec_draft_tokens",
@@ -48,6 +52,8 @@ QUANTITIES = (
         "Tokens the draft proposes before the chosen model checks them all in one step.",
         BOOK_SPEC,
         default=3,
+        doc_id=("Jumlah token yang diusulkan model draf sebelum model utama memeriksa semuanya dalam satu langkah."),
+        source_id="Buku, bab 3, Skenario B (spekulasi 3 token per langkah)",
     ),
     Quantity(
         "spec_acceptance_frac",
@@ -57,6 +63,11 @@ QUANTITIES = (
         "matches (often 0.6–0.9 for chat and code with a draft of the same family).",
         LEVIATHAN,
         default=0.7,
+        doc_id=(
+            "Peluang model utama menerima satu token usulan; bergantung pada tugas dan kecocokan model "
+            "draf (sering 0,6–0,9 untuk chat dan kode dengan model draf sekeluarga)."
+        ),
+        source_id="Leviathan dkk. 2023",
     ),
     Quantity(
         "draft_model_row",
@@ -65,6 +76,8 @@ QUANTITIES = (
         "Position of the draft model in the model catalog (0 = no draft).",
         "Katalog (assumptions/)",
         expr=IFERROR(MATCH(R("draft_model_name"), Col("model", "name")), 0),
+        doc_id="Posisi model draf di katalog model (0 = tanpa model draf).",
+        source_id="Katalog (assumptions/)",
     ),
     Quantity(
         "draft_weights_gb",
@@ -73,6 +86,11 @@ QUANTITIES = (
         "Draft parameters × bits per parameter of the chosen quantization ÷ 8 (the formula of the model weights).",
         "Buku, Bab VRAM: params × bytes per param",
         expr=IF(ON, weights_of(DRAFT["params_b"], R("weight_bits_per_param")), 0),
+        doc_id=(
+            "Parameter model draf × bit per parameter kuantisasi terpilih ÷ 8 (rumus bobot model yang "
+            "sama). 0 bila tidak ada model draf."
+        ),
+        source_id="Buku, bab 14.1: model_weights = jumlah_params × bytes_per_param",
     ),
     Quantity(
         "draft_kv_cache_gb",
@@ -82,6 +100,11 @@ QUANTITIES = (
         "× concurrent users.",
         "Buku, Bab KV Cache: 2 × layers × kv_heads × head_dim × bytes per element",
         expr=IF(ON, kv_layer_bytes(DRAFT) * kv_layer_tokens(DRAFT) / 1e9 * R("concurrent_users"), 0),
+        doc_id=(
+            "Model draf menyimpan KV cache sendiri untuk setiap pengguna: rumus KV cache dengan layer "
+            "dan head model draf, × pengguna bersamaan."
+        ),
+        source_id="Buku, bab 10.2 dan 14.1 (rumus KV cache, dengan K dan V sekali)",
     ),
     Quantity(
         "vram_with_draft_gb",
@@ -90,6 +113,8 @@ QUANTITIES = (
         "Total VRAM needed + draft weights + draft KV cache: compare with the VRAM available.",
         "Buku, Bab VRAM: VRAM_total = model_weights + KV_cache + overhead",
         expr=R("vram_total_gb") + R("draft_weights_gb") + R("draft_kv_cache_gb"),
+        doc_id=("Total VRAM dibutuhkan + bobot model draf + KV cache model draf; bandingkan dengan VRAM tersedia."),
+        source_id="Buku, bab 14.1: VRAM_total = model_weights + KV_cache + overhead",
     ),
     Quantity(
         "spec_tokens_per_step",
@@ -103,6 +128,11 @@ QUANTITIES = (
             (1 - R("spec_acceptance_frac") ** (R("spec_draft_tokens") + 1)) / (1 - R("spec_acceptance_frac")),
             R("spec_draft_tokens") + 1,
         ),
+        doc_id=(
+            "E = (1 − α^(k+1)) ÷ (1 − α): token usulan yang diterima ditambah satu token yang selalu "
+            "dihasilkan pemeriksaan (k + 1 bila α = 1)."
+        ),
+        source_id="Leviathan dkk. 2023, persamaan 1",
     ),
     Quantity(
         "draft_step_ms",
@@ -121,6 +151,11 @@ QUANTITIES = (
             + DRAFT["layers"] * R("decode_layer_overhead_ms"),
             0,
         ),
+        doc_id=(
+            "Seperti langkah memory-bound model utama: (bobot aktif model draf + KV cache model draf) ÷ "
+            "(bandwidth × GPU paralel × efisiensi) + layer model draf × biaya per layer."
+        ),
+        source_id="Buku, bab 12.1: tok/s ≈ bandwidth ÷ byte dibaca per token",
     ),
     Quantity(
         "spec_verify_step_ms",
@@ -134,6 +169,12 @@ QUANTITIES = (
             R("compute_bound_step_base_ms")
             + R("compute_bound_step_per_user_ms") * R("concurrent_users") * (R("spec_draft_tokens") + 1),
         ),
+        doc_id=(
+            "Langkah decode dengan k + 1 token per pengguna: bobot dan KV cache dibaca sekali, "
+            "komputasinya k + 1 kali lipat, sehingga pada batch besar langkah ini menjadi compute-bound "
+            "dan percepatannya mengecil."
+        ),
+        source_id="Leviathan dkk. 2023; model roofline",
     ),
     Quantity(
         "spec_speedup_ratio",
@@ -150,6 +191,12 @@ QUANTITIES = (
             ),
             1,
         ),
+        doc_id=(
+            "E × langkah decode ÷ (langkah pemeriksaan + k × langkah draf): berapa kali lebih cepat "
+            "setiap pengguna menerima token (1 tanpa model draf; di bawah 1 model draf tidak "
+            "menguntungkan)."
+        ),
+        source_id="Leviathan dkk. 2023; buku, bab 3, Skenario B (14 → 6 detik, 2,3×)",
     ),
     Quantity(
         "spec_decode_tok_s",
@@ -159,5 +206,12 @@ QUANTITIES = (
         "alike. A separate answer: TPOT, capacity and costs keep the plain speed.",
         LEVIATHAN + "; " + BOOK_SPEC,
         expr=R("decode_tok_s") * R("spec_speedup_ratio"),
+        doc_id=(
+            "Token/s per pengguna × percepatan = E ÷ (langkah pemeriksaan + k × langkah draf); "
+            "kecepatan terukur yang diisi di atas ikut diskalakan. Jawaban terpisah: TPOT, kapasitas "
+            "dan biaya tetap memakai kecepatan tanpa model draf, karena serving dengan batch besar "
+            "mendapat percepatan lebih kecil."
+        ),
+        source_id="Leviathan dkk. 2023; buku, bab 3, Skenario B",
     ),
 )

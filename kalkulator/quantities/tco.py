@@ -16,6 +16,8 @@ QUANTITIES = (
         "Years the deployment is compared over (3 or 5).",
         "Buku, Bab TCO: 3 dan 5 tahun",
         default=3,
+        doc_id="Jumlah tahun pembanding antar mode penempatan (3 atau 5).",
+        source_id="Buku, subbab TCO 5 tahun dan bab 16.1 (3 tahun)",
     ),
     Quantity(
         "book_value_end_idr",
@@ -39,6 +41,13 @@ QUANTITIES = (
                 * safe_div(MIN(R("horizon_years"), R("server_lifetime_years")), R("server_lifetime_years"))
             )
         ),
+        doc_id=(
+            "Setiap bagian capex (GPU; selebihnya) dikurangi penyusutan garis lurusnya selama "
+            "min(horizon, umurnya) tahun; tidak pernah di bawah nilai sisanya."
+        ),
+        source_id=(
+            "Buku, subbab TCO 5 tahun: depresiasi GPU 3 tahun residual 10 %, depresiasi server 4 tahun residual 5 %"
+        ),
     ),
     Quantity(
         "onprem_opex_idr_per_month",
@@ -48,6 +57,8 @@ QUANTITIES = (
         BOOK_TCO,
         expr=R("electricity_idr_per_month") + R("maintenance_idr_per_year") / 12 + R("staff_idr_per_month"),
         overridable=True,
+        doc_id="Listrik (× PUE) + pemeliharaan + SDM.",
+        source_id="Buku, subbab 'On-Premise (Server di Kantor Sendiri)': opex = listrik + AC",
     ),
     Quantity(
         "tco_idr",
@@ -58,33 +69,42 @@ QUANTITIES = (
         expr=R("hardware_capex_idr")
         - R("book_value_end_idr")
         + R("onprem_opex_idr_per_month") * 12 * R("horizon_years"),
+        doc_id="Capex − nilai buku di akhir horizon + opex × bulan.",
+        source_id=(
+            "Buku, subbab TCO 5 tahun: capex + opex bulanan × bulan; empat mode: VPS cloud GPU, "
+            "dedicated, colocation, on-premise"
+        ),
     ),
     lookup(
         "colocation_name",
         "deployment",
         "colocation_name",
-        "Paket colocation",
-        "Colocation plan",
-        "Rack space rented for your own servers, from the deployment profile (choose another as a manual value).",
         fallback="Book colocation 4x A100",
         choices=("hosting", "name"),
+        doc_id=("Sewa rak untuk server sendiri, dari profil penempatan (pilih yang lain sebagai isian manual)."),
+        source_id="Katalog Harga: hosting; profil penempatan",
     ),
-    row_of("hosting", "colocation_name", "Baris colocation", "Colocation row"),
+    row_of(
+        "hosting",
+        "colocation_name",
+        "Baris colocation",
+        "Colocation row",
+        doc_id="Posisi colocation_name yang dipilih di katalog hosting (0 = tidak ada di katalog).",
+        source_id="Katalog Harga: hosting",
+    ),
     lookup(
         "colocation_plan_idr_per_month",
         "hosting",
         "idr_per_month",
-        "Sewa paket colocation per bulan",
-        "Colocation plan rent per month",
-        "Rack rent of the chosen plan.",
+        doc_id="Sewa rak untuk paket yang dipilih.",
+        source_id="Katalog colocation dan dedicated, kolom 'Rp/bulan'",
     ),
     lookup(
         "colocation_plan_gpus",
         "hosting",
         "gpus",
-        "GPU yang dicakup paket",
-        "GPUs the plan is sized for",
-        "0 = a fixed slot, not sized per GPU.",
+        doc_id="0 = slot tetap, tidak dihitung per GPU.",
+        source_id="Katalog colocation dan dedicated, kolom 'GPU dalam paket'",
     ),
     Quantity(
         "colocation_plans_ratio",
@@ -99,6 +119,12 @@ QUANTITIES = (
             MAX(1, ROUNDUP(ROUND(R("system_power_w") / 1000 / R("colocation_plan_kw"), 9), 0)),
             IF(R("colocation_plan_gpus") > 0, R("bought_gpus") / R("colocation_plan_gpus"), 1),
         ),
+        doc_id=(
+            "Jumlah paket utuh paling sedikit yang kW-nya mencakup daya armada saat beban (pendinginan "
+            "data center sudah termasuk sewa): ROUNDUP(daya beban ÷ kW paket); paket tanpa daya: GPU "
+            "armada ÷ GPU paket (1 untuk slot tetap)."
+        ),
+        source_id="Buku, subbab colocation: paket termasuk daya sampai batas kW-nya",
     ),
     Quantity(
         "colocation_idr_per_month",
@@ -107,14 +133,15 @@ QUANTITIES = (
         "Plan rent × plans the fleet takes.",
         BOOK_TCO,
         expr=R("colocation_plan_idr_per_month") * R("colocation_plans_ratio"),
+        doc_id="Sewa paket × paket yang dipakai armada.",
+        source_id="Buku, subbab 'Colocation (Sewa Rak, Punya Server)'",
     ),
     lookup(
         "colocation_plan_kw",
         "hosting",
         "kw_included",
-        "Daya termasuk dalam paket",
-        "Power included in the plan",
-        "kW of power the rent includes; more is billed per kWh.",
+        doc_id="Daya (kW) yang sudah termasuk dalam sewa paket; kelebihannya dibayar per kWh.",
+        source_id="Katalog hosting: kolom kw_included",
     ),
     Quantity(
         "colocation_included_kw",
@@ -123,6 +150,8 @@ QUANTITIES = (
         "Plan kW × plans the fleet takes, like the rent.",
         BOOK_COLO_POWER,
         expr=R("colocation_plan_kw") * R("colocation_plans_ratio"),
+        doc_id="kW paket × paket yang dipakai armada, seperti sewanya.",
+        source_id=("Buku, subbab 'Colocation': paket termasuk daya sampai batas kW-nya; kelebihan dibayar per kWh"),
     ),
     Quantity(
         "colocation_extra_kw",
@@ -131,6 +160,10 @@ QUANTITIES = (
         "Average IT power of the fleet above the included power (the data centre's cooling is in the rent).",
         BOOK_COLO_POWER,
         expr=MAX(0, R("average_power_w") / 1000 - R("colocation_included_kw")),
+        doc_id=(
+            "Daya IT rata-rata armada di atas daya yang termasuk paket (pendinginan data center sudah ada di sewa)."
+        ),
+        source_id=("Buku, subbab 'Colocation': paket termasuk daya sampai batas kW-nya; kelebihan dibayar per kWh"),
     ),
     Quantity(
         "colocation_power_idr_per_kwh",
@@ -139,6 +172,10 @@ QUANTITIES = (
         "Price per kWh of power above the plan.",
         "Buku, Bab colocation: DCI memasukkan 4 kW dalam paket dasar, kelebihan daya Rp 2.500–3.500/kWh",
         default=2500,
+        doc_id="Harga per kWh untuk daya di atas paket.",
+        source_id=(
+            "Buku, subbab 'Colocation': DCI memasukkan 4 kW dalam paket dasar, kelebihan daya Rp 2.500–3.500/kWh"
+        ),
     ),
     Quantity(
         "colocation_power_idr_per_month",
@@ -147,6 +184,8 @@ QUANTITIES = (
         "Power above the plan × 24 h × days per month × price per kWh.",
         BOOK_COLO_POWER,
         expr=R("colocation_extra_kw") * 24 * R("month_days") * R("colocation_power_idr_per_kwh"),
+        doc_id="Daya di atas paket × 24 jam × hari per bulan × harga per kWh.",
+        source_id=("Buku, subbab 'Colocation': paket termasuk daya sampai batas kW-nya; kelebihan dibayar per kWh"),
     ),
     Quantity(
         "colocation_opex_idr_per_month",
@@ -158,6 +197,8 @@ QUANTITIES = (
         + R("colocation_power_idr_per_month")
         + R("maintenance_idr_per_year") / 12
         + R("staff_idr_per_month"),
+        doc_id="Sewa rak + daya di atas paket + pemeliharaan + SDM; tagihan listrik kantor tidak berlaku.",
+        source_id="Buku, subbab 'Colocation (Sewa Rak, Punya Server)'",
     ),
     Quantity(
         "colocation_cost_idr_per_month",
@@ -166,6 +207,8 @@ QUANTITIES = (
         "Depreciation per month + colocation opex per month.",
         BOOK_TCO,
         expr=R("depreciation_idr_per_day") * R("month_days") + R("colocation_opex_idr_per_month"),
+        doc_id="Penyusutan per bulan + opex colocation per bulan.",
+        source_id="Buku, bab TCO",
     ),
     Quantity(
         "tco_colocation_idr",
@@ -176,6 +219,8 @@ QUANTITIES = (
         expr=R("hardware_capex_idr")
         - R("book_value_end_idr")
         + R("colocation_opex_idr_per_month") * 12 * R("horizon_years"),
+        doc_id="Capex − nilai buku di akhir horizon + opex colocation × bulan.",
+        source_id="Buku, subbab 'Colocation (Sewa Rak, Punya Server)' pada TCO 5 tahun",
     ),
     Quantity(
         "dedicated_idr_per_gpu_month",
@@ -190,6 +235,14 @@ QUANTITIES = (
             0,
         ),
         overridable=True,
+        doc_id=(
+            "Sewa bulanan server GPU di data center penyedia, sudah termasuk listrik, per GPU: "
+            "penawaran dedicated pertama di katalog untuk GPU skenario (termurah lebih dulu); 0 bila "
+            "tidak ada. Isi penawaran Anda di Isi manual."
+        ),
+        source_id=(
+            "Buku, subbab 'Dedicated Server (Sewa GPU Server)': Rp 80–120 juta/bulan untuk 4× A100 → Rp 20 juta per GPU"
+        ),
     ),
     Quantity(
         "dedicated_idr_per_month",
@@ -198,6 +251,8 @@ QUANTITIES = (
         "Rent per GPU × fleet GPUs.",
         BOOK_TCO,
         expr=R("dedicated_idr_per_gpu_month") * R("gpus_needed"),
+        doc_id="Sewa per GPU × GPU armada.",
+        source_id="Buku, subbab 'Dedicated Server (Sewa GPU Server)'",
     ),
     Quantity(
         "tco_dedicated_idr",
@@ -206,6 +261,8 @@ QUANTITIES = (
         "(Rent + staff) × months.",
         BOOK_TCO,
         expr=(R("dedicated_idr_per_month") + R("staff_idr_per_month")) * 12 * R("horizon_years"),
+        doc_id="(Sewa + SDM) × bulan.",
+        source_id="Buku, subbab 'Dedicated Server (Sewa GPU Server)' pada TCO 5 tahun",
     ),
     Quantity(
         "tco_cloud_idr",
@@ -214,5 +271,7 @@ QUANTITIES = (
         "(Cloud rent + staff) × months.",
         BOOK_TCO,
         expr=(R("cloud_idr_per_month") + R("staff_idr_per_month")) * 12 * R("horizon_years"),
+        doc_id="(Sewa cloud + SDM) × bulan.",
+        source_id="Buku, subbab 'VPS Cloud GPU' pada TCO 5 tahun",
     ),
 )

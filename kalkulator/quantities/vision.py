@@ -16,10 +16,14 @@ BOOK_MM = "Buku, bagian multimodal (encoder ViT, token visual per gambar)"
 VIT_FLOPS = "Dosovitskiy dkk. 2021 (ViT): satu lintasan maju ≈ 2 × parameter × panjang urutan FLOP"
 
 
-def _from_catalog(name: str, column: str, labels: tuple[str, str], doc: str) -> Quantity:
+def _from_catalog(
+    name: str, column: str, labels: tuple[str, str], doc: str, doc_id: str = "", source_id: str = ""
+) -> Quantity:
     """A figure of the chosen encoder's catalog row (0 without an encoder); a yellow cell can replace it."""
     value = IF(ON, INDEX(Col("vision", column), ROW), 0)
-    return Quantity(name, *labels, doc, "Katalog encoder visi", expr=value, overridable=True)
+    return Quantity(
+        name, *labels, doc, "Katalog encoder visi", expr=value, overridable=True, doc_id=doc_id, source_id=source_id
+    )
 
 
 QUANTITIES = (
@@ -33,6 +37,11 @@ QUANTITIES = (
         default=NO_CHOICE,
         choices=("vision", "name"),
         optional=True,
+        doc_id=(
+            "Encoder gambar dari model visi-bahasa, dari katalog encoder visi; none atau kosong = model "
+            "teks saja (gambar dihitung hanya dengan token per gambar dari profil beban kerja)."
+        ),
+        source_id="Buku, bagian multimodal (encoder ViT, token visual per gambar)",
     ),
     Quantity(
         "vision_encoder_row",
@@ -41,12 +50,16 @@ QUANTITIES = (
         "Position of the vision encoder in its catalog (0 = none).",
         "Katalog (assumptions/)",
         expr=IFERROR(MATCH(R("vision_encoder_name"), Col("vision", "name")), 0),
+        doc_id="Posisi encoder visi di katalognya (0 = tidak ada).",
+        source_id="Katalog (assumptions/)",
     ),
     _from_catalog(
         "vision_encoder_params_b",
         "params_b",
         ("Parameter encoder visi", "Vision encoder parameters"),
         "The encoder's parameters from its catalog row (0 without an encoder).",
+        doc_id="Parameter encoder dari baris katalognya (0 tanpa encoder).",
+        source_id="Katalog encoder visi",
     ),
     _from_catalog(
         "vision_image_patches",
@@ -54,6 +67,11 @@ QUANTITIES = (
         ("Patch per gambar", "Patches per image"),
         "Patches the encoder computes for one image (its sequence length; more than the tokens when it merges "
         "or pools patches).",
+        doc_id=(
+            "Patch yang dihitung encoder untuk satu gambar (panjang urutannya; lebih banyak dari token "
+            "bila encoder menggabungkan atau merata-ratakan patch)."
+        ),
+        source_id="Katalog encoder visi",
     ),
     Quantity(
         "vision_encoder_weights_gb",
@@ -63,6 +81,11 @@ QUANTITIES = (
         "files, vLLM).",
         BOOK_MM,
         expr=R("vision_encoder_params_b") * 2,
+        doc_id=(
+            "Parameter encoder × 2 byte: encoder tetap 16 bit di samping model yang dikuantisasi (file "
+            "mmproj llama.cpp, vLLM)."
+        ),
+        source_id="Buku, bagian multimodal (encoder ViT, token visual per gambar)",
     ),
     lookup(
         "vision_encode_efficiency_frac",
@@ -71,6 +94,8 @@ QUANTITIES = (
         "Efisiensi komputasi encoder visi",
         "Vision encoder compute efficiency",
         "Share of the FP16 peak the encoder reaches: the engine's prefill efficiency for float weights.",
+        doc_id="Porsi puncak FP16 yang dicapai encoder: efisiensi prefill mesin untuk bobot float.",
+        source_id="Katalog parameter kecepatan, kolom 'Efisiensi prefill (0–1)'",
     ),
     Quantity(
         "vision_encode_image_ms",
@@ -84,6 +109,12 @@ QUANTITIES = (
             R("gpu_fp16_tflops") * 1e12 * R("vision_encode_efficiency_frac"),
         )
         * 1000,
+        doc_id=(
+            "2 × parameter encoder × patch ÷ (puncak FP16 satu GPU × efisiensi): perkalian matriks "
+            "encoder; attention antar-patch diabaikan (di bawah 10 % pada 576 patch, lebih besar pada "
+            "ribuan patch)."
+        ),
+        source_id="Dosovitskiy dkk. 2021 (ViT): satu lintasan maju ≈ 2 × parameter × panjang urutan FLOP",
     ),
     Quantity(
         "vision_encode_s",
@@ -92,5 +123,7 @@ QUANTITIES = (
         "Images per request × encoding time per image: added to the prefill time.",
         VIT_FLOPS,
         expr=R("request_images") * R("vision_encode_image_ms") / 1000,
+        doc_id="Gambar per permintaan × waktu encode per gambar: ditambahkan ke waktu prefill.",
+        source_id="Dosovitskiy dkk. 2021 (ViT): satu lintasan maju ≈ 2 × parameter × panjang urutan FLOP",
     ),
 )

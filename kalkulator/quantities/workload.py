@@ -19,10 +19,36 @@ QUANTITIES = (
         "Katalog profil beban kerja (assumptions/workloads.csv)",
         default="chat",
         choices=("workload", "name"),
+        doc_id=(
+            "Jenis pemakaian: menentukan token prompt dan output, porsi prefix cache, target latensi "
+            "dan jam aktif (masing-masing tetap bisa diganti dengan angka yang diisi)."
+        ),
+        source_id=("Katalog profil beban kerja (assumptions/workloads.csv); buku, bab 5 dan bagian agentic/multimodal"),
     ),
-    row_of("workload", "workload_name", "Baris profil beban kerja", "Workload preset row"),
-    lookup("text_prompt_tokens", "workload", "text_prompt_tokens", fallback=1000),
-    lookup("request_images", "workload", "images_per_request"),
+    row_of(
+        "workload",
+        "workload_name",
+        "Baris profil beban kerja",
+        "Workload preset row",
+        doc_id=("Posisi workload_name yang dipilih di katalog profil beban kerja (0 = tidak ada di katalog)."),
+        source_id="Katalog profil beban kerja",
+    ),
+    lookup(
+        "text_prompt_tokens",
+        "workload",
+        "text_prompt_tokens",
+        fallback=1000,
+        doc_id=(
+            "Teks yang ditambahkan satu permintaan ke prompt: seluruh prompt permintaan tunggal, atau "
+            "pesan baru / hasil tool pada satu langkah agen. Dari profil beban kerja."
+        ),
+    ),
+    lookup(
+        "request_images",
+        "workload",
+        "images_per_request",
+        doc_id=("Gambar yang dikirim bersama setiap permintaan (setiap langkah agen), dari profil beban kerja."),
+    ),
     Quantity(
         "image_tokens",
         "Token per gambar",
@@ -37,6 +63,11 @@ QUANTITIES = (
         ),
         overridable=True,
         catalog_column=("workload", "image_tokens"),
+        doc_id=(
+            "Token hasil vision encoder untuk satu gambar: (sisi gambar ÷ sisi patch)², mis. CLIP "
+            "ViT-L/14 pada 336 px: (336 ÷ 14)² = 24 × 24 = 576. Dari encoder visi yang dipilih, selain "
+            "itu dari profil beban kerja."
+        ),
     ),
     Quantity(
         "step_input_tokens",
@@ -45,9 +76,28 @@ QUANTITIES = (
         "New text + images × tokens per image.",
         "Buku, bagian multimodal (token visual ditambahkan ke prompt)",
         expr=R("text_prompt_tokens") + R("request_images") * R("image_tokens"),
+        doc_id="Teks baru + gambar × token per gambar.",
     ),
-    lookup("session_steps", "workload", "session_steps", fallback=1),
-    lookup("tool_definition_tokens", "workload", "tool_definition_tokens"),
+    lookup(
+        "session_steps",
+        "workload",
+        "session_steps",
+        fallback=1,
+        doc_id=(
+            "Panggilan model dalam satu sesi: tool call agen dan jawabannya (1 = permintaan tunggal). "
+            "Setiap langkah mengirim ulang system prompt, definisi tool dan semua langkah sebelumnya. "
+            "Dari profil beban kerja."
+        ),
+    ),
+    lookup(
+        "tool_definition_tokens",
+        "workload",
+        "tool_definition_tokens",
+        doc_id=(
+            "System prompt dan definisi tool (JSON schema) yang dikirim di setiap langkah sesi, dari "
+            "profil beban kerja."
+        ),
+    ),
     Quantity(
         "language_name",
         "Bahasa teks",
@@ -56,6 +106,7 @@ QUANTITIES = (
         "Buku, Bab 1 (estimasi token per bahasa)",
         default="Indonesia",
         options=("Indonesia", "English"),
+        doc_id="Bahasa prompt dan jawaban: menentukan token per kata.",
     ),
     Quantity(
         "tokens_per_word_ratio",
@@ -66,6 +117,12 @@ QUANTITIES = (
         "Buku, Bab 1 (500 kata × 1,5 = 750 token); bahasa Inggris: help.openai.com 'What are tokens' (≈ 1,33)",
         expr=IF(EQ(R("language_name"), "English"), 1.3, 1.5),
         overridable=True,
+        doc_id=(
+            "Bahasa Indonesia ≈ 1,5 (aturan buku: 500 kata × 1,5 = 750 token), bahasa Inggris ≈ 1,3 "
+            "(aturan OpenAI: 100 token ≈ 75 kata); bergantung pada tokenizer: hitung teks Anda sendiri "
+            "untuk menggantinya."
+        ),
+        source_id="Buku, bab 1 (500 kata × 1,5 = 750 token); bahasa Inggris: panduan token OpenAI (≈ 1,33)",
     ),
     Quantity(
         "tokens_per_month",
@@ -74,6 +131,14 @@ QUANTITIES = (
         "Tokens your users send and receive per month (input + output); turned into requests below.",
         "Assumption: a small team's assistant (the book's example uses 500 M)",
         default=TOKENS_PER_MONTH_DEFAULT,
+        doc_id=(
+            "Token yang dikirim dan diterima pengguna Anda per bulan (input + output); di bawah diubah "
+            "menjadi jumlah permintaan."
+        ),
+        source_id=(
+            "Asumsi: asisten untuk tim kecil (contoh perusahaan menengah dan retail di buku memakai 500 "
+            "juta token/bulan)"
+        ),
     ),
     Quantity(
         "traffic_growth_pct_per_month",
@@ -84,6 +149,12 @@ QUANTITIES = (
         "cost per token and the TCO stay sized for today's traffic.",
         "Buku, Bab hybrid: skenario startup dengan pertumbuhan traffic 10-20%/bulan",
         default=0,
+        doc_id=(
+            "Pertumbuhan majemuk token per bulan, bulan ke bulan (negatif bila lalu lintas turun). "
+            "Mengubah bulan armada kehabisan kapasitas, biaya kumulatif API dan break-even; armada, "
+            "biaya per token dan TCO tetap dihitung untuk lalu lintas hari ini."
+        ),
+        source_id="Buku, studi kasus startup Bandung: traffic naik 10-20% per bulan",
     ),
     Quantity(
         "requests_per_day",
@@ -99,6 +170,11 @@ QUANTITIES = (
             safe_div(R("tokens_per_month"), R("month_days") * (R("prompt_tokens") + R("output_tokens"))),
         ),
         overridable=True,
+        doc_id=(
+            "Token per bulan ÷ hari per bulan ÷ (token prompt + output). Isi jumlah permintaan untuk "
+            "memakainya langsung."
+        ),
+        source_id="Buku, bab 11.3 (pengguna bersamaan) dan bab 16.1 (token per hari)",
     ),
     Quantity(
         "input_tokens_per_month",
@@ -107,6 +183,8 @@ QUANTITIES = (
         "Requests per day × days per month × prompt tokens.",
         BOOK_CAP,
         expr=R("requests_per_day") * R("month_days") * R("prompt_tokens"),
+        doc_id="Permintaan per hari × hari per bulan × token prompt.",
+        source_id="Buku, bab 16.1 dan 17.2 (token input dan output)",
     ),
     Quantity(
         "output_tokens_per_month",
@@ -115,6 +193,8 @@ QUANTITIES = (
         "Requests per day × days per month × output tokens.",
         BOOK_CAP,
         expr=R("requests_per_day") * R("month_days") * R("output_tokens"),
+        doc_id="Permintaan per hari × hari per bulan × token output.",
+        source_id="Buku, bab 16.1 dan 17.2 (token input dan output)",
     ),
     Quantity(
         "demand_tokens_per_month",
@@ -123,8 +203,17 @@ QUANTITIES = (
         "Input + output tokens per month: what an API would bill.",
         BOOK_CAP,
         expr=R("input_tokens_per_month") + R("output_tokens_per_month"),
+        doc_id="Token input + output per bulan: yang akan ditagih API.",
+        source_id="Buku, bab 17.2 (biaya API per token)",
     ),
-    lookup("active_hours_per_day", "workload", "active_hours_per_day", fallback=12),
+    lookup(
+        "active_hours_per_day",
+        "workload",
+        "active_hours_per_day",
+        fallback=12,
+        doc_id="Jam per hari saat permintaan datang (jam kantor: sekitar 10), dari profil beban kerja.",
+        source_id="Profil beban kerja; asumsi: jam kerja ditambah pemakaian malam (buku: retail 13 jam aktif)",
+    ),
     Quantity(
         "peak_to_average_ratio",
         "Rasio puncak ÷ rata-rata",
@@ -132,6 +221,10 @@ QUANTITIES = (
         "Busiest hour's request rate ÷ the active hours' average rate; the fleet is sized for the peak.",
         "Assumption: 2 (measure it from your gateway's request log)",
         default=2,
+        doc_id=(
+            "Laju permintaan di jam tersibuk ÷ rata-rata laju selama jam aktif; armada dihitung untuk beban puncak."
+        ),
+        source_id="Asumsi: 2 (ukur dari log permintaan gateway Anda)",
     ),
     Quantity(
         "average_requests_per_s",
@@ -140,9 +233,31 @@ QUANTITIES = (
         "Requests per day ÷ (active hours × 3,600 s).",
         BOOK_CAP,
         expr=safe_div(R("requests_per_day"), R("active_hours_per_day") * 3600),
+        doc_id="Permintaan per hari ÷ (jam aktif × 3.600 detik).",
+        source_id="Buku, bab 4 (throughput) dan bab 11.3",
     ),
-    lookup("sla_ttft_s", "workload", "sla_ttft_s", fallback=2),
-    lookup("sla_tpot_ms", "workload", "sla_tpot_ms", fallback=100),
+    lookup(
+        "sla_ttft_s",
+        "workload",
+        "sla_ttft_s",
+        fallback=2,
+        doc_id=(
+            "Rata-rata waktu tunggu token pertama terlama yang masih diterima pada jam puncak, dari profil beban kerja."
+        ),
+        source_id="Buku, bab 5: di atas 2 detik pengguna mulai kehilangan fokus",
+    ),
+    lookup(
+        "sla_tpot_ms",
+        "workload",
+        "sla_tpot_ms",
+        fallback=100,
+        doc_id=(
+            "Waktu per token output terlama yang masih diterima pada jam puncak (100 ms = 10 tok/s per "
+            "pengguna; buku menyarankan 20–30 tok/s untuk aplikasi interaktif), dari profil beban "
+            "kerja."
+        ),
+        source_id="Buku, bab 5: ambang 20–30 tok/s untuk aplikasi interaktif",
+    ),
     Quantity(
         "peak_concurrent_users",
         "Pengguna bersamaan saat puncak",
@@ -152,6 +267,12 @@ QUANTITIES = (
         "per day, the monthly tokens and the money follow from them.",
         "Little's law (L = λ × W): Little 1961",
         default=0,
+        doc_id=(
+            "Pengguna yang sedang menunggu jawaban atau segera mengirim permintaan pada jam tersibuk (0 "
+            "= puncak dihitung dari token per bulan). Tiap pengguna mengirim permintaan berikutnya "
+            "setelah jawabannya selesai ditambah waktu jeda."
+        ),
+        source_id="Hukum Little (L = λ × W): Little 1961",
     ),
     Quantity(
         "think_time_s",
@@ -161,6 +282,11 @@ QUANTITIES = (
         "concurrency: always a request in flight).",
         "Assumption: 0 (a closed-loop benchmark); people chatting take tens of seconds",
         default=0,
+        doc_id=(
+            "Detik antara pengguna menerima jawaban dan mengirim permintaan berikutnya (0 = konkurensi "
+            "uji beban: selalu ada permintaan berjalan)."
+        ),
+        source_id="Asumsi: 0 (benchmark loop tertutup); orang yang mengobrol butuh puluhan detik",
     ),
     Quantity(
         "users_requests_per_s",
@@ -173,6 +299,12 @@ QUANTITIES = (
             R("peak_concurrent_users"),
             R("think_time_s") + R("sla_ttft_s") + R("output_tokens") * R("sla_tpot_ms") / 1000,
         ),
+        doc_id=(
+            "Pengguna bersamaan saat puncak ÷ (waktu jeda + target TTFT + token output × target TPOT): "
+            "laju permintaan mereka selama jawaban datang pada latensi yang dijanjikan (0 tanpa "
+            "pengguna bersamaan)."
+        ),
+        source_id="Hukum Little (L = λ × W): Little 1961",
     ),
     Quantity(
         "peak_requests_per_s",
@@ -181,5 +313,7 @@ QUANTITIES = (
         "Average rate × peak ÷ average ratio.",
         BOOK_CAP,
         expr=R("average_requests_per_s") * R("peak_to_average_ratio"),
+        doc_id="Laju rata-rata × rasio puncak ÷ rata-rata.",
+        source_id="Buku, bab 4 (throughput) dan bab 11.3",
     ),
 )

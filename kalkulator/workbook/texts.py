@@ -24,6 +24,14 @@ def load_notes(path: Path | None = None) -> dict[str, dict[str, str]]:
         return tomllib.load(fh)
 
 
+def indonesian_note(q) -> tuple[str, str]:
+    """The Indonesian workbook's note and source of quantity `q`: its doc_id and source_id (the source when none),
+    else the entry still kept in templates/notes_id.toml, else the English doc."""
+    entry = load_notes().get(q.name, {})
+    note = q.doc_id or entry.get("note", q.doc)
+    return note, q.source_id or entry.get("source", q.source)
+
+
 @cache
 def load_sources_en(path: Path | None = None) -> dict[str, str]:
     """English for the sources written in Indonesian, keyed by the Indonesian text (templates/sources_en.toml)."""

@@ -18,7 +18,7 @@ from kalkulator.workbook.cells import (
     get_column_letter,
     table_name,
 )
-from kalkulator.workbook.texts import load_notes, source_en
+from kalkulator.workbook.texts import indonesian_note, source_en
 
 
 @dataclass(frozen=True)
@@ -48,9 +48,8 @@ def place_quantity(ctx: Context, sheet: str, row: int, name: str) -> None:
     lay.cells.append(Cell(sheet, row, 1, q.label(ctx.lang), "label"))
     lay.cells.append(Cell(sheet, row, 4, q.unit.label_in(ctx.lang), "unit"))
     lay.cells.append(Cell(sheet, row, 5, name, "name"))
-    note = load_notes().get(name, {}) if ctx.lang == "id" else {}  # a quantity without a note yet shows English
-    source = note.get("source", q.source) if ctx.lang == "id" else source_en(q.source)
-    lay.cells.append(Cell(sheet, row, 6, f"{note.get('note', q.doc)} [{source}]", "note"))
+    note, source = indonesian_note(q) if ctx.lang == "id" else (q.doc, source_en(q.source))
+    lay.cells.append(Cell(sheet, row, 6, f"{note} [{source}]", "note"))
     coord = f"{get_column_letter(VALUE_COL)}{row}"
     if q.is_input:
         domain = domain_of(q)
