@@ -30,6 +30,7 @@ class Field:
     plausible: tuple[float, float, str] | None = None  # (low, high, what the range is) of a typical value
     choices: tuple[str, ...] = ()  # enum columns
     source: str = "source"  # the column that cites this value (link figures: link_source, ...)
+    doc_id: str = ""  # the Indonesian note of a quantity that reads the column (the Indonesian workbook's doc)
 
     def label(self, lang: str) -> str:
         return self.label_id if lang == "id" else self.label_en
@@ -857,6 +858,7 @@ API = Schema(
             10_000,
             unit=PER_1M_USD,
             doc="USD per 1M prompt tokens.",
+            doc_id="USD per 1 juta token input.",
         ),
         _num(
             "output_usd_per_1m",
@@ -865,6 +867,7 @@ API = Schema(
             10_000,
             unit=PER_1M_USD,
             doc="USD per 1M generated tokens.",
+            doc_id="USD per 1 juta token output.",
         ),
         _num(
             "cached_input_usd_per_1m",
@@ -875,6 +878,7 @@ API = Schema(
             required=False,
             doc="USD per 1M prompt tokens read from the provider's prompt cache (blank in the catalog: the input "
             "price).",
+            doc_id="USD per 1 juta token prompt yang dibaca dari cache penyedia (kosong di katalog: harga input).",
         ),
         _num(
             "batch_discount_frac",
@@ -884,6 +888,7 @@ API = Schema(
             unit="0–1",
             required=False,
             doc="Discount of the provider's batch API (blank: it has none); applies when the batch mode is on.",
+            doc_id="Diskon API batch penyedia (0 bila tidak ada); berlaku bila mode batch 'on'.",
         ),
         *_SOURCE,
     ),
@@ -969,6 +974,7 @@ DEPLOYMENT = Schema(
             BIG,
             unit="Rp",
             doc="NICs, switch ports and cabling per server, from the deployment profile.",
+            doc_id="NIC, port switch dan kabel per server, dari profil penempatan.",
         ),
         _num(
             "storage_capex_idr",
@@ -977,6 +983,7 @@ DEPLOYMENT = Schema(
             BIG,
             unit="Rp",
             doc="NVMe (RAID) per server, from the deployment profile.",
+            doc_id="NVMe (RAID) per server, dari profil penempatan.",
         ),
         _num(
             "setup_capex_idr",
@@ -985,6 +992,7 @@ DEPLOYMENT = Schema(
             BIG,
             unit="Rp",
             doc="Racking, wiring and installation per server, from the deployment profile.",
+            doc_id="Pemasangan rak, kabel dan instalasi per server, dari profil penempatan.",
         ),
         _num(
             "maintenance_frac",

@@ -48,12 +48,13 @@ def api_chain(prefix: str, what_id: str, what_en: str) -> tuple[Quantity, ...]:
             "Position of the premium API in the API catalog (0 = not in the catalog).",
             "Katalog (assumptions/)",
             expr=IFERROR(MATCH(R(f"{prefix}api_name"), Col("api", "name")), 0),
+            doc_id="Posisi API premium di katalog API (0 = tidak ada di katalog).",
         ),
         *(price(column) for column in ("input_usd_per_1m", "output_usd_per_1m", "cached_input_usd_per_1m")),
         price("batch_discount_frac"),
         Quantity(
             f"{prefix}api_blended_usd_per_1m",
-            "Harga API campuran",
+            f"Harga API campuran ({what_id})",
             f"Blended API price ({what_en})",
             "[Input share × (cached share × cached price + the rest × input price) + output share × output price] "
             "× (1 − batch discount when the batch mode is on).",
@@ -72,14 +73,19 @@ def api_chain(prefix: str, what_id: str, what_en: str) -> tuple[Quantity, ...]:
                 + R(f"{prefix}api_output_usd_per_1m") * R("api_output_share_frac")
             )
             * (1 - IF(EQ(R("api_batch_mode"), "on"), R(f"{prefix}api_batch_discount_frac"), 0)),
+            doc_id="[Porsi input × (porsi cache × harga cache + sisanya × harga input) + porsi output × harga output] "
+            "× (1 − diskon batch bila mode batch 'on').",
+            source_id="Buku, bab 17.2; katalog harga API",
         ),
         Quantity(
             f"{prefix}api_cost_idr_per_1m_tokens",
-            "Biaya API per 1 juta token",
+            f"Biaya API per 1 juta token ({what_id})",
             f"API cost per 1M tokens ({what_en})",
             "Blended price × USD rate × taxes.",
             BOOK_API,
             expr=R(f"{prefix}api_blended_usd_per_1m") * R("usd_idr") * R("api_tax_multiplier_ratio"),
+            doc_id="Harga campuran × kurs USD × pajak.",
+            source_id="Buku, bab harga API Indonesia",
         ),
     )
 

@@ -234,6 +234,6 @@ def lookup(
         overridable=True,
         choices=choices,
         catalog_column=(table, column) if demanded else None,
-        doc_id=doc_id,
+        doc_id=doc_id or f.doc_id,
         source_id=source_id,
     )

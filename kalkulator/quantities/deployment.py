@@ -27,6 +27,8 @@ def _per_server(name: str, column: str, label_id: str, label_en: str) -> tuple[Q
             PROFILES,
             expr=R(per) * R("servers_needed"),
             overridable=True,
+            doc_id=f"{label_id} per server × jumlah server. Ketik penawaran untuk seluruh armada untuk memakainya.",
+            source_id=PROFILES,
         ),
     )
 
