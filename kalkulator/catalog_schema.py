@@ -9,9 +9,11 @@ CLI and the workbook's data validation), the model importers' limits and the cat
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kalkulator.domain import BIG, Domain
+from kalkulator.input_domains import BY_UNIT
+from kalkulator.input_domains import DOMAINS as SCENARIO
 
 
 @dataclass
@@ -1060,85 +1062,6 @@ BOARD = Schema(
     "GPUs sold only as boards (SXM/OAM)",
 )
 
-MEASURED = Schema(
-    "measured",
-    "measurements.csv",
-    (
-        _text("name", ("Nama", "Name")),
-        _text("gpu_name", ("GPU", "GPU"), unit=("katalog", "catalog"), doc="catalog GPU the measurement ran on"),
-        _text("model_name", ("Model", "Model"), unit=("katalog", "catalog"), doc="catalog model"),
-        _text("quant_name", ("Kuantisasi", "Quantization"), doc="catalog quantization"),
-        _text("kv_cache_type", ("Presisi KV cache", "KV-cache precision"), doc="catalog KV-cache precision"),
-        _text("engine", ("Mesin inferensi", "Inference engine"), doc="catalog engine"),
-        _int("n_gpus", ("Jumlah GPU", "GPUs"), 1, BIG),
-        _int(
-            "concurrent_users",
-            ("Batch", "Batch"),
-            1,
-            BIG,
-            unit=("pengguna", "users"),
-            doc="sequences decoded at once (llama-bench: 1)",
-        ),
-        _num(
-            "cpu_offload_frac",
-            ("Porsi bobot di RAM sistem", "Share of weights in system RAM"),
-            0,
-            1,
-            doc="share of weights in system RAM (llama-bench -ngl 99: 0)",
-        ),
-        _num(
-            "prefix_cache_hit_frac",
-            ("Porsi prompt dari prefix cache", "Share of the prompt from a prefix cache"),
-            0,
-            1,
-            doc="share of the prompt already in the KV cache",
-        ),
-        _int(
-            "prompt_tokens",
-            ("Token prompt", "Prompt tokens"),
-            0,
-            BIG,
-            doc="tokens before generation (tg) or processed (pp)",
-        ),
-        _int("output_tokens", ("Token output", "Output tokens"), 0, BIG, doc="tokens generated"),
-        _num(
-            "context_tokens",
-            ("Konteks saat diukur", "Context when measured"),
-            0,
-            BIG,
-            unit=("token", "tokens"),
-            doc="KV-cache length the speed is estimated at: prompt + output/2 for tg (llama-bench averages the run), "
-            "the prompt for pp",
-        ),
-        _enum(
-            "measured_metric_type",
-            ("Yang diukur", "Measured"),
-            unit="tg/pp",
-            choices=("tg", "pp"),
-            doc="tg = decode tok/s, pp = prefill tok/s",
-        ),
-        _num(
-            "measured_tok_s",
-            ("Kecepatan terukur", "Measured speed"),
-            0,
-            BIG,
-            above=True,
-            unit="tok/s",
-            doc="the published figure",
-        ),
-        _text("build", ("Build", "Build"), doc="engine build (commit or build number) as published"),
-        _text(
-            "build_era_text",
-            ("Generasi build", "Build era"),
-            doc="speed-parameter era of that build: 2025 = current builds, 2024 = up to mid-2024",
-        ),
-        _text("hardware", ("Perangkat menurut sumber", "Device as published"), doc="the device as the source names it"),
-        *_SOURCE,
-    ),
-    "Pengukuran terbitan",
-    "Published measurements",
-)
-
 WORKLOAD = Schema(
     "workload",
     "workloads.csv",
@@ -1231,6 +1154,100 @@ WORKLOAD = Schema(
     ),
     "Profil beban kerja",
     "Workload presets",
+)
+
+MEASURED = Schema(
+    "measured",
+    "measurements.csv",
+    (
+        _text("name", ("Nama", "Name")),
+        _text("gpu_name", ("GPU", "GPU"), unit=("katalog", "catalog"), doc="catalog GPU the measurement ran on"),
+        _text("model_name", ("Model", "Model"), unit=("katalog", "catalog"), doc="catalog model"),
+        _text("quant_name", ("Kuantisasi", "Quantization"), doc="catalog quantization"),
+        _text("kv_cache_type", ("Presisi KV cache", "KV-cache precision"), doc="catalog KV-cache precision"),
+        _text("engine", ("Mesin inferensi", "Inference engine"), doc="catalog engine"),
+        Field("n_gpus", "int", "Jumlah GPU", "GPUs", domain=SCENARIO["n_gpus"]),
+        Field(
+            "concurrent_users",
+            "number",
+            "Batch",
+            "Batch",
+            "pengguna",
+            "users",
+            doc="sequences decoded at once (llama-bench: 1)",
+            domain=SCENARIO["concurrent_users"],
+        ),
+        Field(
+            "cpu_offload_frac",
+            "number",
+            "Porsi bobot di RAM sistem",
+            "Share of weights in system RAM",
+            doc="share of weights in system RAM (llama-bench -ngl 99: 0)",
+            domain=BY_UNIT["_frac"],
+        ),
+        Field(
+            "prefix_cache_hit_frac",
+            "number",
+            "Porsi prompt dari prefix cache",
+            "Share of the prompt from a prefix cache",
+            doc="share of the prompt already in the KV cache",
+            domain=WORKLOAD.field("prefix_cache_hit_frac").domain,
+        ),
+        # A measurement of one phase has none of the other: tg rows may have no prompt, pp rows no output.
+        Field(
+            "prompt_tokens",
+            "int",
+            "Token prompt",
+            "Prompt tokens",
+            doc="tokens before generation (tg) or processed (pp)",
+            domain=replace(SCENARIO["prompt_tokens"], low=0),
+        ),
+        Field(
+            "output_tokens",
+            "int",
+            "Token output",
+            "Output tokens",
+            doc="tokens generated",
+            domain=replace(WORKLOAD.field("output_tokens").domain, low=0),
+        ),
+        Field(
+            "context_tokens",
+            "number",
+            "Konteks saat diukur",
+            "Context when measured",
+            "token",
+            "tokens",
+            domain=SCENARIO["context_tokens"],
+            doc="KV-cache length the speed is estimated at: prompt + output/2 for tg (llama-bench averages the run), "
+            "the prompt for pp",
+        ),
+        _enum(
+            "measured_metric_type",
+            ("Yang diukur", "Measured"),
+            unit="tg/pp",
+            choices=("tg", "pp"),
+            doc="tg = decode tok/s, pp = prefill tok/s",
+        ),
+        _num(
+            "measured_tok_s",
+            ("Kecepatan terukur", "Measured speed"),
+            0,
+            BIG,
+            above=True,
+            unit="tok/s",
+            doc="the published figure",
+        ),
+        _text("build", ("Build", "Build"), doc="engine build (commit or build number) as published"),
+        _text(
+            "build_era_text",
+            ("Generasi build", "Build era"),
+            doc="speed-parameter era of that build: 2025 = current builds, 2024 = up to mid-2024",
+        ),
+        _text("hardware", ("Perangkat menurut sumber", "Device as published"), doc="the device as the source names it"),
+        *_SOURCE,
+    ),
+    "Pengukuran terbitan",
+    "Published measurements",
 )
 
 VISION = Schema(

@@ -53,6 +53,21 @@ def test_no_catalog_column_keeps_a_second_bound():
     assert domain_of(q) == Domain(1, 1_000_000, integer=True)  # hidden ≤ 10⁶ (the importer allowed 10⁷)
 
 
+def test_the_measurement_table_bounds_its_scenario_columns_as_the_scenario_does():
+    """A published measurement is a scenario: its GPU count, batch, offload share and context obey the typed
+    scenario's bounds; its prompt and output may be 0 (a tg row has no prompt, a pp row no output) below the same
+    upper bounds."""
+    from kalkulator.catalog_schema import MEASURED
+
+    scenario = {q.name: q for q in QUANTITIES}
+    for name in ("n_gpus", "concurrent_users", "cpu_offload_frac", "prefix_cache_hit_frac", "context_tokens"):
+        assert MEASURED.field(name).domain == domain_of(scenario[name]), name
+    for name in ("prompt_tokens", "output_tokens"):
+        measured, typed = MEASURED.field(name).domain, domain_of(scenario[name])
+        assert (measured.low, measured.high, measured.integer) == (0, typed.high, True), name
+    assert domain_of(scenario["n_gpus"]) == Domain(1, 1024, integer=True)  # a server's worth, not 10¹⁵
+
+
 def test_every_field_is_described_and_cited_by_a_text_column():
     for schema in SCHEMAS:
         names = {f.name: f for f in schema.fields}
