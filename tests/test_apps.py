@@ -310,9 +310,9 @@ def test_every_catalog_list_has_a_header_and_its_rows(what, catalog):
 
 def test_list_speaks_indonesian_with_lang_id_or_kalkulator_lang(monkeypatch):
     english = CliRunner().invoke(main, ["list", "tariffs", "--lang", "en"]).stdout.splitlines()[0]
-    assert english.split() == ["Name", "Tariff", "kind", "Rp/kWh"]
+    assert english.split() == ["Name", "Tariff", "kind", "Electricity", "price", "(Rp/kWh)"]
     indonesian = CliRunner().invoke(main, ["list", "tariffs", "--lang", "id"]).stdout.splitlines()[0]
-    assert indonesian.split() == ["Nama", "Jenis", "tarif", "Rp/kWh"]
+    assert indonesian.split() == ["Nama", "Jenis", "tarif", "Harga", "listrik", "(Rp/kWh)"]
     monkeypatch.setenv("KALKULATOR_LANG", "id")
     assert CliRunner().invoke(main, ["list", "tariffs"]).stdout.splitlines()[0] == indonesian
     monkeypatch.setenv("KALKULATOR_LANG", "")
