@@ -454,3 +454,15 @@ def test_engines_without_measurements_take_the_current_cuda_fit():
         row = rows[f"{engine}/any"]
         assert all(row[f] == cuda[f] for f in fitted) and row["prefill_chunk_tokens"] == chunk
         assert row["fit_points"] == 0 and f"belum ada pengukuran {engine}" in row["source"]
+
+
+def test_the_serving_rows_that_borrow_the_serial_share_carry_the_fitted_one():
+    """vLLM and SGLang have no serving fit of their own; their source says they take TensorRT-LLM's serial share, and
+    `kalkulator calibrate` writes it into them, so the three rows state one fitted value."""
+    from kalkulator.cli.calibration import SERIAL_BORROWERS
+
+    rows = {r["name"]: r for r in load_table(SPEED, CATALOG_DIR).rows}
+    fitted = float(rows["tensorrt-llm/any"]["serial_frac"])
+    for name in SERIAL_BORROWERS:
+        assert float(rows[name]["serial_frac"]) == fitted, name
+        assert "serial_frac: fit tensorrt-llm" in rows[name]["source"], name

@@ -95,6 +95,10 @@ def test_vllm_kernels_need_their_gpu_architecture(gpu, quant, runs):
     else:
         assert values["status_text"].startswith(f"The vllm kernels for the {quant} format need CUDA compute capability")
         assert values["run_check_text"] == "GPU too old for these kernels"
+        # NVIDIA writes capabilities with one decimal: V100 is 7.0, not the 7 a text join makes of it
+        need = {"AWQ-4bit": "7.5", "FP8": "8.0"}[quant]
+        have = {"V100 SXM2 32GB": "7.0", "T4 16GB": "7.5"}[gpu]
+        assert f"capability {need} or newer, this GPU has {have}:" in values["status_text"]
 
 
 def test_architecture_limit_is_skipped_without_a_compute_capability():

@@ -40,6 +40,10 @@ from kalkulator.serving_calibration import (
 )
 from kalkulator.serving_calibration import speed_row as serving_speed_row
 
+# Serving rows without a serving fit of their own that borrow the TensorRT-LLM serial share (their source says so):
+# calibrate writes the new fit into them too, so one fitted value is stated once.
+SERIAL_BORROWERS = ("vllm/any", "sglang/any")
+
 
 def _pct(v: float) -> str:
     return "–" if v != v else f"{100 * v:.1f} %"
@@ -211,6 +215,9 @@ def calibrate_cmd(
         # the shipped data: the serving fit, its held-out band and its serial share (which the rows below carry)
         serving_row.update(serving_speed_row(serving_row, calibrate_serving(catalog), today))
         serial = float(serving_row["serial_frac"])
+        for row in old:
+            if row["name"] in SERIAL_BORROWERS:
+                row["serial_frac"] = str(serial)  # their source says: serial_frac is the serving fit's (an assumption)
     try:
         new = speed_rows(report, engine, today, origin, serial)
     except CalibrationError as exc:

@@ -9,12 +9,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kalkulator.expr import AND, IF, JOIN, NE, NOT, OR, ROUND, Msg, Node, R, safe_div
+from kalkulator.expr import AND, IF, JOIN, NE, NOT, OR, ROUND, ROUNDDOWN, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
 from kalkulator.quantities.domains import domain_of, plausible_of, settable_numbers
 from kalkulator.quantities.workload import TOKENS_PER_MONTH_DEFAULT
 
 OK = Msg("OK", "OK")
+
+
+def capability_text(x: Node) -> Node:
+    """A CUDA compute capability as NVIDIA writes it, with its one decimal: 7.0, not the 7 a spreadsheet's text
+    join makes of 7.0 (whole part, a point, the tenths)."""
+    whole = ROUNDDOWN(x, 0)
+    return JOIN(whole, ".", ROUND((x - whole) * 10, 0))
 
 
 @dataclass(frozen=True)
@@ -91,9 +98,9 @@ CHECKS = (
             Msg(" untuk format ", " kernels for the "),
             R("quant_name"),
             Msg(" butuh kapabilitas komputasi CUDA ", " format need CUDA compute capability "),
-            R("engine_min_compute_capability"),
+            capability_text(R("engine_min_compute_capability")),
             Msg(" atau lebih, GPU ini ", " or newer, this GPU has "),
-            R("gpu_compute_capability"),
+            capability_text(R("gpu_compute_capability")),
             Msg(
                 ": pilih GPU yang lebih baru atau format lain (GPTQ, GGUF).",
                 ": choose a newer GPU or another format (GPTQ, GGUF).",
