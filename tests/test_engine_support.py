@@ -26,6 +26,9 @@ from kalkulator.scenario import compute
         # (vLLM's Supported Hardware table, Intel Gaudi column: AWQ ❌, GPTQ ❌).
         ({"gpu_name": "Gaudi 3 128GB", "quant_name": "Q4_K_M"}, "llama.cpp does not run on the hpu backend"),
         ({"gpu_name": "Gaudi 3 128GB", "engine": "vllm", "quant_name": "AWQ-4bit"}, "AWQ-4bit format"),
+        # vLLM's MXFP4 (gpt-oss) kernels are for NVIDIA Hopper/Blackwell and AMD MI300X/MI355X, not Gaudi or XPU.
+        ({"gpu_name": "Gaudi 3 128GB", "engine": "vllm", "quant_name": "MXFP4"}, "MXFP4 format"),
+        ({"gpu_name": "Arc B580 12GB", "engine": "vllm", "quant_name": "MXFP4"}, "MXFP4 format"),
     ],
 )
 def test_impossible_pairs_are_a_status(settings, words):
@@ -41,6 +44,8 @@ def test_impossible_pairs_are_a_status(settings, words):
         {"gpu_name": "H100 SXM 80GB", "engine": "vllm", "quant_name": "AWQ-4bit"},
         {"gpu_name": "Instinct MI300X 192GB", "engine": "vllm", "quant_name": "FP8"},
         {"gpu_name": "Gaudi 2 96GB", "engine": "vllm", "quant_name": "FP8"},
+        {"gpu_name": "H100 SXM 80GB", "engine": "vllm", "quant_name": "MXFP4"},
+        {"gpu_name": "Instinct MI300X 192GB", "engine": "vllm", "quant_name": "MXFP4"},
         {"gpu_name": "Apple M2 Max 96GB", "engine": "llama.cpp", "quant_name": "Q4_K_M"},
         {"gpu_name": "RTX 3090 24GB", "engine": "exllamav2", "quant_name": "EXL2-4.0bpw"},
     ],
