@@ -80,7 +80,7 @@ def test_the_names_contract_is_what_kalkulator_list_names_prints():
     block = re.search(r"<!-- names:begin[^>]*-->\n```text\n(.*?)```\n<!-- names:end -->", page, re.DOTALL)
     assert block, "docs/names.md lost its generated block (between the names:begin and names:end markers)"
     printed = CliRunner().invoke(main, ["list", "names", "--lang", "en"]).stdout
-    assert block.group(1) == printed, "regenerate docs/names.md's block with `kalkulator list names --lang en`"
+    assert block.group(1) == printed, "run python scripts/regenerate_docs.py --names"
     # The contract names of the design card are all in it (a rename would break users' scripts).
     listed = {line.split()[0] for line in printed.splitlines()}
     assert {"gpu_name", "fits_in_vram", "decode_tok_s", "tco_idr", "breakeven_months", "tokens_per_month"} <= listed
