@@ -140,3 +140,12 @@ def test_vllm_tensor_parallel_prefill_keeps_two_allreduces_of_fp16_activations(c
     assert out["prefill_tensor_layer_bytes_per_token"] == pytest.approx(2 * 8192 * 2, rel=1e-12)
     assert out["prefill_exchange_s"] == pytest.approx(80 * 2 * (20 + 2048 * 8192 * 2 / 15.75e3) / 1e6, rel=1e-9)
     assert out["prefill_pipeline_ratio"] == 1
+
+
+def test_a_prompt_taken_whole_has_nothing_to_pipeline(calc):
+    # prefill_chunk_tokens = 0: the whole 4,096-token prompt is one micro-batch, so one call and no overlap
+    # (a call holds at least one micro-batch), and the 3 boundaries once.
+    out = calc(prompt_tokens=4096, prefill_chunk_tokens=0, **LAYER_70B)
+    assert (out["prefill_chunks_ratio"], out["prefill_calls_ratio"]) == (1, 1)
+    assert out["prefill_pipeline_ratio"] == 1
+    assert out["prefill_handover_steps"] == 3

@@ -21,7 +21,7 @@ LINK = "GPU catalog: interconnect (link kind, bandwidth, latency per hop, P2P)"
 ROW_SPLIT = "llama.cpp --split-mode row: ggml_cuda_op_mul_mat (ggml-cuda.cu) copies each split matrix's input"
 PIPELINE = (
     "llama.cpp PR #6017 (pipeline parallelism, GGML_SCHED_MAX_COPIES = 4): ggml-backend.cpp scheduler, asynchronous "
-    "copies between GPUs; llama-context.cpp decode does not wait at the end of a call"
+    "copies between GPUs; refilled per llama_decode call (layer-split llama-bench rows of the calibration data)"
 )
 
 
@@ -326,7 +326,7 @@ QUANTITIES = (
         "FFN width (from the parameter count)",
         "Active parameters less the input and output embeddings (2 × vocab × hidden), per layer, less the attention "
         "matrices (2 × hidden × (heads + KV heads) × head_dim), ÷ (3 × hidden): a gated MLP holds 3 matrices of "
-        "hidden × FFN width (LLaMA-7B: 11,010 against the published 11,008; an MoE model: its active experts' width).",
+        "hidden × FFN width (LLaMA-7B: 11,013 against the published 11,008; an MoE model: its active experts' width).",
         "Touvron et al. 2023 (LLaMA: SwiGLU MLP with 3 matrices); model catalog: parameters and shape",
         expr=MAX(
             0,
@@ -635,12 +635,19 @@ QUANTITIES = (
         "prefill_calls_ratio",
         "Panggilan mesin per prompt",
         "Engine calls per prompt",
-        "New prompt tokens ÷ the engine's batch per call, rounded up (llama.cpp: 2,048 tokens per llama_decode "
-        "call, each cut into micro-batches); 1 when the engine takes the whole prompt in one call.",
+        "New prompt tokens ÷ the engine's batch per call, rounded up, at most one per chunk (llama.cpp: 2,048 "
+        "tokens per llama_decode call, each cut into micro-batches); 1 when the engine takes the whole prompt in "
+        "one call.",
         "llama.cpp n_batch (common.h, llama-bench -b: 2048) and n_ubatch (512); engine catalog: batch_tokens",
         expr=IF(
             R("engine_batch_tokens") > 0,
-            MAX(1, ROUNDUP(safe_div(R("prefill_new_tokens"), R("engine_batch_tokens")), 0)),
+            MAX(
+                1,
+                MIN(
+                    ROUNDUP(safe_div(R("prefill_new_tokens"), R("engine_batch_tokens")), 0),
+                    R("prefill_chunks_ratio"),
+                ),
+            ),
             1,
         ),
     ),
