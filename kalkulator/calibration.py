@@ -49,6 +49,9 @@ UNMEASURED_ENGINES = {"exllamav2": 2048, "mlc-llm": 2048}
 # scaling load the shader ALUs.
 DEQUANTISING_ERAS = ("2024",)
 FLOAT_QUANTS = ("F16", "BF16", "F32", "FP16", "FP32")
+# llama.cpp's build number in a row's notes ("build 4426e298 (2824)", "builds ~1619-1691"); see
+# engine_rows.FIRST_PIPELINED_BUILD.
+BUILD_NUMBER = r"builds? (?:~|[0-9a-f]{7,8} \()(\d{3,5})"
 GOALS = {"decode_median": 0.08, "decode_p90": 0.20, "prefill_median": 0.20}
 
 
@@ -198,6 +201,7 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
         m["depth"] = m["depth_tokens"] if "depth_tokens" in m.columns else 0
         m["era"] = era
         m["run_spread"] = run_spread(m["notes"])
+        m["build"] = m["notes"].str.extract(BUILD_NUMBER)[0].astype(float)
         frames.append(m)
     m = pd.concat(frames, ignore_index=True)
     unsteady = m["run_spread"] > MAX_RUN_SPREAD
@@ -232,6 +236,7 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
         "tok_s",
         "n_devices",
         "split",
+        "build",
     ]
     out = frame(m[cols].reset_index(drop=True), catalog)
     out.attrs["unsteady_rows"] = int(unsteady.sum())
@@ -589,35 +594,95 @@ def multi_gpu_residuals(report: Report, multi: pd.DataFrame) -> np.ndarray:
     return out
 
 
-def fit_exchange_us(report: Report, multi: pd.DataFrame) -> tuple[float, int]:
+def _linear_in(rows: pd.DataFrame, fit: GroupFit, target: str, bound: dict, name: str) -> tuple:
+    """(t₀, x) with the step time of `target` (1 ÷ tok/s) = t₀ + x·v for the value v of quantity `name`."""
+
+    def step_s(v: float) -> np.ndarray:
+        bind = lambda r: _bound(fit.decode, fit.prefill, r) | bound | {name: v}  # noqa: E731
+        return 1 / engine_rows.evaluate(target, rows, bind)
+
+    t0 = step_s(0.0)
+    return t0, step_s(1.0) - t0
+
+
+def _fit_linear(report: Report, rows: pd.DataFrame, target: str, bound: dict, name: str, high: float) -> float:
+    """v in [0, high] minimising Σ(ln(t₀ + x·v) − ln t)² over the measured step times t of `rows`."""
+    from scipy.optimize import minimize_scalar  # imported here: only fitting needs SciPy
+
+    base, slope, measured = [], [], []
+    for (backend, era), fit in report.fits.items():
+        mine = rows[((rows["backend"] == backend) & (rows["era"] == era)).to_numpy()]
+        if mine.empty:
+            continue
+        t0, x = _linear_in(mine, fit, target, bound, name)
+        base.append(t0)
+        slope.append(x)
+        measured.append(1 / mine["tok_s"].to_numpy())
+    if not base:
+        raise CalibrationError(f"no row-split {target} measurement to fit {name} on")
+    t0, x, t = (np.concatenate(v) for v in (base, slope, measured))
+    best = minimize_scalar(lambda v: float(np.sum((np.log(t0 + x * v) - np.log(t)) ** 2)), bounds=(0, high))
+    return float(best.x)
+
+
+def _row_split(multi: pd.DataFrame, metric: str) -> pd.DataFrame:
+    return multi[((multi["split"] == "row") & (multi["metric"] == metric)).to_numpy()]
+
+
+def fit_exchange_us(report: Report, multi: pd.DataFrame, bandwidth_frac: float | None = None) -> tuple[float, int]:
     """llama.cpp's fixed cost per row-split exchange (engines.csv `exchange_us`, µs) and the rows it rests on.
 
     A row-split decode step pays, per layer, one exchange per split weight matrix: the link's hops and this fixed
     cost (synchronise the GPUs, launch each one's share). The step time is linear in it, t = t₀ + x·e, with t₀ and
     x from the engine (e = 0 and e = 1 µs) under each row's single-GPU fit; e minimises Σ(ln(t₀ + x·e) − ln t)²
-    over the measured step times t, the error measure of the other fits. No other parameter is refitted."""
-    from scipy.optimize import minimize_scalar  # imported here: only fitting needs SciPy
+    over the measured step times t, the error measure of the other fits. `bandwidth_frac`: the copies' share of
+    the link bandwidth (None = the engine catalog's). No other parameter is refitted."""
+    rows = _row_split(multi, "tg")
+    bound = {} if bandwidth_frac is None else {"engine_exchange_bandwidth_frac": bandwidth_frac}
+    return _fit_linear(report, rows, "decode_tok_s", bound, "engine_exchange_us", 1000), len(rows)
 
-    rows = multi[((multi["split"] == "row") & (multi["metric"] == "tg")).to_numpy()]
+
+def fit_exchange_bandwidth_frac(report: Report, multi: pd.DataFrame, exchange_us: float) -> tuple[float, int]:
+    """Share of the link bandwidth llama.cpp's row-split copies reach (engines.csv `exchange_bandwidth_frac`) and
+    the prompt rows it rests on. A row-split prompt copies every split matrix's FP32 input to each other GPU and
+    the output slices back: its time is linear in 1 ÷ share, fitted like `fit_exchange_us` on the row-split
+    prompt rows (with `exchange_us` held)."""
+    rows = _row_split(multi, "pp")
+    bound = {"engine_exchange_us": exchange_us}
+    name = "engine_exchange_bandwidth_frac"
+    # time = t₀ + x ÷ share: fit w = 1 ÷ share through the engine evaluated at share = 1 and 1/2
     base, slope, measured = [], [], []
     for (backend, era), fit in report.fits.items():
         mine = rows[((rows["backend"] == backend) & (rows["era"] == era)).to_numpy()]
         if mine.empty:
             continue
 
-        def step_s(exchange_us: float, fit: GroupFit = fit, mine: pd.DataFrame = mine) -> np.ndarray:
-            bind = lambda r: _bound(fit.decode, fit.prefill, r) | {"engine_exchange_us": exchange_us}  # noqa: E731
-            return 1 / engine_rows.evaluate("decode_tok_s", mine, bind)
+        def step_s(share: float, fit: GroupFit = fit, mine: pd.DataFrame = mine) -> np.ndarray:
+            bind = lambda r: _bound(fit.decode, fit.prefill, r) | bound | {name: share}  # noqa: E731
+            return 1 / engine_rows.evaluate("prefill_tok_s", mine, bind)
 
-        t0 = step_s(0.0)
-        base.append(t0)
-        slope.append(step_s(1.0) - t0)
+        one, half = step_s(1.0), step_s(0.5)
+        base.append(2 * one - half)
+        slope.append(half - one)
         measured.append(1 / mine["tok_s"].to_numpy())
     if not base:
-        raise CalibrationError("no row-split decode measurement to fit the cost per exchange on")
+        raise CalibrationError("no row-split prompt measurement to fit the copies' bandwidth share on")
+    from scipy.optimize import minimize_scalar  # imported here: only fitting needs SciPy
+
     t0, x, t = (np.concatenate(v) for v in (base, slope, measured))
-    best = minimize_scalar(lambda e: float(np.sum((np.log(t0 + x * e) - np.log(t)) ** 2)), bounds=(0, 1000))
-    return float(best.x), len(t)
+    best = minimize_scalar(lambda w: float(np.sum((np.log(t0 + x * w) - np.log(t)) ** 2)), bounds=(1, 1000))
+    return float(1 / best.x), len(rows)
+
+
+def fit_row_split(report: Report, multi: pd.DataFrame, rounds: int = 3) -> tuple[float, float, int, int]:
+    """llama.cpp's row-split `exchange_us` (decode rows) and `exchange_bandwidth_frac` (prompt rows), fitted in
+    turn (each holds the other), and the decode and prompt rows they rest on."""
+    share, n_pp = 1.0, 0
+    exchange_us, n_tg = fit_exchange_us(report, multi, share)
+    for _ in range(rounds):
+        share, n_pp = fit_exchange_bandwidth_frac(report, multi, exchange_us)
+        exchange_us, n_tg = fit_exchange_us(report, multi, share)
+    return exchange_us, share, n_tg, n_pp
 
 
 def error_stats(residuals: np.ndarray) -> tuple[float, float]:

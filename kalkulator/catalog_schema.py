@@ -558,6 +558,55 @@ ENGINE = Schema(
             "the GPUs and launches each GPU's share (llama.cpp row split: per split weight matrix).",
             source="parallel_source",
         ),
+        _num(
+            "exchange_bandwidth_frac",
+            ("Porsi bandwidth link pada salinan tensor parallel", "Link bandwidth share of tensor-parallel copies"),
+            0,
+            1,
+            above=True,
+            unit=("porsi", "share"),
+            doc="Share of the effective link bandwidth the engine's tensor-parallel copies reach (llama.cpp row "
+            "split: fitted by kalkulator calibrate on the row-split prompt rows; 1 = the link's rate).",
+            source="parallel_source",
+        ),
+        _enum(
+            "tensor_exchange",
+            ("Pertukaran tensor parallel", "Tensor-parallel exchange"),
+            choices=("allreduce", "gather"),
+            doc="allreduce: each exchange all-reduces one hidden vector per token (Megatron-style engines); gather: "
+            "every split matrix's input goes from the main GPU to each other GPU and each GPU's slice of its output "
+            "comes back (llama.cpp row split).",
+            source="parallel_source",
+        ),
+        _num(
+            "activation_bytes",
+            ("Byte per nilai aktivasi antar-GPU", "Bytes per activation value between GPUs"),
+            0,
+            8,
+            above=True,
+            unit=("byte", "bytes"),
+            doc="Bytes of each activation value copied between GPUs: 4 where the engine's graphs carry FP32 "
+            "activations (llama.cpp), 2 for FP16/BF16 (vLLM-class engines).",
+            source="parallel_source",
+        ),
+        _enum(
+            "pipeline",
+            ("Pipeline micro-batch layer split", "Layer-split micro-batch pipeline"),
+            choices=("ubatch", "none"),
+            doc="ubatch: in layer split a prompt's micro-batches flow through the GPUs' stages at once (llama.cpp "
+            "since March 2024); none: one stage after another.",
+            source="parallel_source",
+        ),
+        _int(
+            "batch_tokens",
+            ("Token prompt per panggilan mesin", "Prompt tokens per engine call"),
+            0,
+            10_000_000,
+            unit="token",
+            doc="Prompt tokens the engine takes per call (llama.cpp n_batch 2,048, cut into micro-batches of "
+            "n_ubatch); 0 = the whole prompt in one call.",
+            source="parallel_source",
+        ),
     ),
     "Mesin inferensi",
     "Inference engines",

@@ -20,6 +20,9 @@ from kalkulator.graph import Graph, override_key
 from kalkulator.measurements import SPLIT_MODES
 
 ENGINE = "llama.cpp"  # the measurements are llama-bench runs
+# Builds from b2413 (PR #6017, commit f30ea47a, 2024-03-13) pipeline a layer-split prompt's micro-batches through
+# the GPUs; earlier builds ran the stages in turn (a row without a build number takes the engine catalog's mode).
+FIRST_PIPELINED_BUILD = 2413
 TARGETS = ("decode_tok_s", "prefill_tok_s", "decode_efficiency_frac", "engine_bandwidth_efficiency_frac")
 # Fitted parameter → the graph quantity it stands for (the two efficiencies go by memory type / weight kind).
 DECODE_NAMES = {
@@ -163,6 +166,10 @@ def settings_of(rows: pd.DataFrame, chunk_tokens: int) -> dict[str, Many]:
         "prefill_chunk_tokens": float(chunk_tokens),
         "engine_fp8_fp4_units_flag": 0.0,
     }
+    if "build" in rows.columns:
+        settings["engine_pipeline_mode"] = column_of(
+            [MISSING if pd.isna(b) else ("none" if b < FIRST_PIPELINED_BUILD else "ubatch") for b in rows["build"]]
+        )
     if "fp32_tflops" in rows.columns:
         settings["gpu_fp32_tflops"] = known(rows["fp32_tflops"])
     return settings

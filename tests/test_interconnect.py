@@ -75,8 +75,8 @@ def test_an_nvlink_bridge_on_a_3090_pair_is_a_set_away(calc):
 
 def test_llama_cpp_row_split_exchanges_every_weight_matrix(calc):
     # llama.cpp --split-mode row gathers the result of each of the 7 split matrices per layer on the main GPU:
-    # 2× RTX 3090 (PCIe, no P2P): 80 layers × 7 × (2 hops × 10 µs + llama.cpp's 28 µs per exchange, engines.csv)
-    # = 26.88 ms per token.
+    # 2× RTX 3090 (PCIe, no P2P): 80 layers × 7 × (2 hops × 10 µs + llama.cpp's 26 µs per exchange, engines.csv)
+    # = 25.76 ms per token.
     out = calc(
         model_name="Llama-3.3-70B",
         gpu_name="RTX 3090 24GB",
@@ -86,7 +86,7 @@ def test_llama_cpp_row_split_exchanges_every_weight_matrix(calc):
         split_mode="tensor",
         concurrent_users=1,
     )
-    assert out["tensor_parallel_ms"] == pytest.approx(80 * 7 * (20 + 28) / 1000, rel=1e-9)
+    assert out["tensor_parallel_ms"] == pytest.approx(80 * 7 * (20 + 26) / 1000, rel=1e-9)
 
 
 def test_tensor_parallel_prefill_pays_for_the_prompt_bytes(calc):
@@ -124,9 +124,10 @@ def test_layer_split_70b_q4_over_rtx_3090s(calc, n, measured):
         "context_tokens": 256,  # tg512 averages its run: 512 ÷ 2
     }
     out = calc(n_gpus=n, **setup)
-    # Each boundary: llama.cpp's 200 µs hand-over + one host-staged hop of 10 µs + 16,384 B ÷ 15,750 B/µs.
+    # Each boundary: llama.cpp's 200 µs hand-over + one host-staged hop of 10 µs + one token's FP32 activations,
+    # 8192 × 4 B = 32,768 B ÷ 15,750 B/µs (ggml graphs carry FP32 activations: engines.csv activation_bytes).
     assert out["layer_split_ms"] == pytest.approx((n - 1) * (200 + 10) / 1000, rel=1e-9)
-    assert out["layer_split_per_user_ms"] == pytest.approx((n - 1) * 16384 / 15.75e3 / 1000, rel=1e-9)
+    assert out["layer_split_per_user_ms"] == pytest.approx((n - 1) * 32768 / 15.75e3 / 1000, rel=1e-9)
     assert out["decode_tok_s"] == pytest.approx(measured, rel=0.10)  # within 10 % of the published row
 
 

@@ -47,10 +47,14 @@ def _published(catalog, hardware: str, model: str):
 
 def test_a_row_split_run_is_estimated_with_llama_cpps_exchanges_per_matrix(catalog, graph):
     # LLaMA-65B Q4_0 on 2× RTX 3090, Dec 2023 (row split): 14.41 tok/s. llama.cpp's row split gathers each of a
-    # layer's 7 weight matrices' products (engines.csv): 80 layers × 7 exchanges, each costing llama.cpp's 28 µs
+    # layer's 7 weight matrices' products (engines.csv): 80 layers × 7 exchanges, each costing llama.cpp's 26 µs
     # (engines.csv exchange_us) + the link's hops. RTX 3090 (gpus.csv): PCIe 4.0 x16, 5 µs per hop, no P2P on
     # GeForce, so 10 µs per host-staged hop and 31.5 ÷ 2 = 15.75 GB/s; ring of 2 GPUs: 2 hops.
-    # Per step: 80 × 7 × (2 × 10 + 28) µs = 26.88 ms; per user: 80 × 7 × (2 × 1/2 × 8192 × 2 B ÷ 15,750 B/µs).
+    # Per step: 80 × 7 × (2 × 10 + 26) µs = 25.76 ms. Per user, the bytes of one token per layer: the inputs go
+    # to the other GPU as q8_1 blocks (36 B per 32 values) — Q, K, V, gate, up take hidden 8192, O takes
+    # heads × head_dim = 8192, down the FFN width f — and half of each output comes back in FP32: Q, O, down
+    # 8192, K, V 64 × 128, gate, up f. LLaMA-65B (models.csv): 65.29B parameters, 80 layers, vocab 32,000, so
+    # f = ((65.29e9 − 2 × 32,000 × 8192) ÷ 80 − 2 × 8192 × 128 × 128) ÷ (3 × 8192) = 22,019 (published 22,016).
     from kalkulator.scenario import resolve
 
     m = _published(catalog, "NVIDIA GeForce RTX 3090 24GB", "LLaMA-65B")
@@ -58,8 +62,11 @@ def test_a_row_split_run_is_estimated_with_llama_cpps_exchanges_per_matrix(catal
     settings = m.settings()
     assert settings["split_mode"] == "tensor"
     out = graph.evaluate(resolve(graph, catalog, settings), catalog.columns())
-    assert out["tensor_parallel_ms"] == pytest.approx(80 * 7 * (2 * 10 + 28) / 1000, rel=1e-9)
-    assert out["tensor_parallel_per_user_ms"] == pytest.approx(80 * 7 * (8192 * 2 / 15.75e3) / 1000, rel=1e-9)
+    assert out["tensor_parallel_ms"] == pytest.approx(80 * 7 * (2 * 10 + 26) / 1000, rel=1e-9)
+    f = ((65.29e9 - 2 * 32000 * 8192) / 80 - 2 * 8192 * 128 * 128) / (3 * 8192)
+    assert f == pytest.approx(22016, rel=1e-3)
+    per_token_layer = (6 * 8192 + f) * 36 / 32 + (3 * 8192 + 2 * 64 * 128 + 2 * f) / 2 * 4
+    assert out["tensor_parallel_per_user_ms"] == pytest.approx(80 * per_token_layer / 15.75e6, rel=1e-9)
     assert out["layer_split_ms"] == 0
 
 
@@ -162,9 +169,12 @@ def test_accuracy_exits_2_naming_the_bad_field(monkeypatch):
 
 
 @pytest.mark.slow
-def test_the_shipped_cost_per_exchange_is_the_fit_of_the_shipped_row_split_rows(catalog):
-    """engines.csv's llama.cpp `exchange_us` is what `kalkulator calibrate` fits (to the whole µs it writes)."""
+def test_the_shipped_row_split_parameters_are_the_fit_of_the_shipped_row_split_rows(catalog):
+    """engines.csv's llama.cpp `exchange_us` and `exchange_bandwidth_frac` are what `kalkulator calibrate` fits
+    (to the whole µs and the two digits it writes)."""
     report = cal.shipped_report(catalog)
-    fitted, rows = cal.fit_exchange_us(report, cal.load_shipped(catalog, multi_gpu=True))
-    assert rows == 105  # the Dec-2023 row-split decode rows
-    assert round(fitted) == catalog["engine"].find("llama.cpp")["exchange_us"]
+    exchange_us, share, n_tg, n_pp = cal.fit_row_split(report, cal.load_shipped(catalog, multi_gpu=True))
+    assert (n_tg, n_pp) == (105, 103)  # the steady Dec-2023 row-split decode and prompt rows
+    row = catalog["engine"].find("llama.cpp")
+    assert round(exchange_us) == row["exchange_us"]
+    assert round(share, 2) == row["exchange_bandwidth_frac"]

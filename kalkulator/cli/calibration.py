@@ -17,7 +17,7 @@ from kalkulator.calibration import (
     CalibrationError,
     accuracy_table,
     calibrate,
-    fit_exchange_us,
+    fit_row_split,
     load_llama_bench,
     load_shipped,
     multi_gpu_residuals,
@@ -248,21 +248,26 @@ def calibrate_cmd(
     click.echo(f"wrote {target} ({len(new)} fitted rows, {len(kept)} kept)")
     if exchange is not None:
         write_atomic(catalog_dir / ENGINE.file, exchange.encode("utf-8"))
-        click.echo(f"wrote {catalog_dir / ENGINE.file} (llama.cpp exchange_us)")
+        click.echo(f"wrote {catalog_dir / ENGINE.file} (llama.cpp exchange_us, exchange_bandwidth_frac)")
 
 
 def _exchange_row(catalog: Catalog, catalog_dir: Path, report) -> str:
-    """engines.csv with llama.cpp's cost per row-split exchange refitted on the shipped row-split rows."""
+    """engines.csv with llama.cpp's row-split cost per exchange and its copies' bandwidth share refitted on the
+    shipped row-split rows (decode and prompt)."""
     try:
-        exchange_us, n = fit_exchange_us(report, load_shipped(catalog, multi_gpu=True))
+        exchange_us, share, n_tg, n_pp = fit_row_split(report, load_shipped(catalog, multi_gpu=True))
     except CalibrationError as exc:
         fail(str(exc))
     path = catalog_dir / ENGINE.file
     with open(path, newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     row = next(r for r in rows if r["name"] == "llama.cpp")
-    click.echo(f"llama.cpp row split: {exchange_us:.1f} µs per exchange on {n} decode rows (was {row['exchange_us']})")
+    click.echo(
+        f"llama.cpp row split: {exchange_us:.1f} µs per exchange on {n_tg} decode rows (was {row['exchange_us']}), "
+        f"copies at {share:.4f} of the link bandwidth on {n_pp} prompt rows (was {row['exchange_bandwidth_frac']})"
+    )
     row["exchange_us"] = f"{exchange_us:.0f}"  # whole µs: one device left out moves it by several
+    row["exchange_bandwidth_frac"] = f"{share:.2f}"  # two digits: one device left out moves it by more
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
     writer.writeheader()

@@ -241,6 +241,11 @@ FORMATS = (
     lookup("engine_allreduces_per_layer_ratio", "engine", "allreduces_per_layer", fallback=2),
     lookup("engine_stage_boundary_us", "engine", "stage_boundary_us", fallback=0),
     lookup("engine_exchange_us", "engine", "exchange_us", fallback=0),
+    lookup("engine_exchange_bandwidth_frac", "engine", "exchange_bandwidth_frac", fallback=1),
+    lookup("engine_tensor_exchange_type", "engine", "tensor_exchange", fallback="allreduce"),
+    lookup("engine_activation_bytes", "engine", "activation_bytes", fallback=2),
+    lookup("engine_pipeline_mode", "engine", "pipeline", fallback="none"),
+    lookup("engine_batch_tokens", "engine", "batch_tokens", fallback=0),
     lookup("engine_accumulate_type", "engine", "accumulate", fallback="fp16"),
     lookup("engine_max_batch_users", "engine", "max_batch", fallback=1),
     Quantity(

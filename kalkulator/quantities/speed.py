@@ -18,12 +18,39 @@ def attended_layer_tokens(keys: Node) -> Node:
 
 
 LINK = "GPU catalog: interconnect (link kind, bandwidth, latency per hop, P2P)"
-ACTIVATION_BYTES = 2  # FP16/BF16 activations exchanged between GPUs
+ROW_SPLIT = "llama.cpp --split-mode row: ggml_cuda_op_mul_mat (ggml-cuda.cu) copies each split matrix's input"
+PIPELINE = (
+    "llama.cpp PR #6017 (pipeline parallelism, GGML_SCHED_MAX_COPIES = 4): ggml-backend.cpp scheduler, asynchronous "
+    "copies between GPUs; refilled per llama_decode call (layer-split llama-bench rows of the calibration data)"
+)
 
 
 def multi_gpu(mode: str, value: Node) -> Node:
     """`value` when the replica splits the model over several GPUs in `mode` (tensor or layer), else 0."""
     return IF(AND(EQ(R("split_type"), mode), R("n_gpus") > 1), value, 0)
+
+
+def pipelined() -> Node:
+    """TRUE when a prompt's micro-batches flow through the GPUs' layer-split stages at once."""
+    return AND(EQ(R("split_type"), "layer"), R("n_gpus") > 1, EQ(R("engine_pipeline_mode"), "ubatch"))
+
+
+Q8_1_BYTES = 36 / 32  # llama.cpp's q8_1 block: 32 int8 values + FP16 scale and sum
+
+
+def exchange_bytes(input_bytes: Node) -> Node:
+    """Bytes one token moves between GPUs per layer in tensor parallel, the split matrices' inputs at
+    `input_bytes` per value (llama.cpp row split) or all-reduces of the hidden vector."""
+    n, hidden, head_dim = R("n_gpus"), R("model_hidden"), R("model_head_dim")
+    inputs = (n - 1) * (5 * hidden + R("model_heads") * head_dim + R("model_ffn_hidden"))
+    outputs = safe_div(n - 1, n) * (
+        2 * hidden + (R("model_heads") + 2 * R("model_kv_heads")) * head_dim + 2 * R("model_ffn_hidden")
+    )
+    return IF(
+        EQ(R("engine_tensor_exchange_type"), "gather"),
+        inputs * input_bytes + outputs * R("engine_activation_bytes"),
+        R("engine_allreduces_per_layer_ratio") * safe_div(2 * (n - 1), n) * hidden * R("engine_activation_bytes"),
+    )
 
 
 def touched_experts(sequences: Node) -> Node:
@@ -284,13 +311,65 @@ QUANTITIES = (
         "allreduce_user_us",
         "Waktu all-reduce per sekuens",
         "All-reduce time per sequence",
-        "2 × (GPUs − 1) ÷ GPUs × hidden × 2 bytes (one sequence's activations) ÷ effective link bandwidth: what "
-        "each sequence of the batch (or prompt token) adds to one all-reduce.",
-        LINK + "; ring all-reduce volume 2(n − 1)/n × message (Patarasuk & Yuan 2009)",
+        "2 × (GPUs − 1) ÷ GPUs × hidden × bytes per activation (one sequence's activations: 2 for FP16/BF16) ÷ "
+        "effective link bandwidth: what each sequence of the batch (or prompt token) adds to one all-reduce.",
+        LINK
+        + "; ring all-reduce volume 2(n − 1)/n × message (Patarasuk & Yuan 2009); engine catalog: activation_bytes",
         expr=safe_div(
-            safe_div(2 * (R("n_gpus") - 1), R("n_gpus")) * R("model_hidden") * ACTIVATION_BYTES,
+            safe_div(2 * (R("n_gpus") - 1), R("n_gpus")) * R("model_hidden") * R("engine_activation_bytes"),
             R("link_effective_bandwidth_gbs") * 1000,
         ),
+    ),
+    Quantity(
+        "model_ffn_hidden",
+        "Lebar FFN (dari jumlah parameter)",
+        "FFN width (from the parameter count)",
+        "Active parameters less the input and output embeddings (2 × vocab × hidden), per layer, less the attention "
+        "matrices (2 × hidden × (heads + KV heads) × head_dim), ÷ (3 × hidden): a gated MLP holds 3 matrices of "
+        "hidden × FFN width (LLaMA-7B: 11,013 against the published 11,008; an MoE model: its active experts' width).",
+        "Touvron et al. 2023 (LLaMA: SwiGLU MLP with 3 matrices); model catalog: parameters and shape",
+        expr=MAX(
+            0,
+            safe_div(
+                safe_div(R("model_active_params_b") * 1e9 - 2 * R("model_vocab") * R("model_hidden"), R("model_layers"))
+                - 2 * R("model_hidden") * (R("model_heads") + R("model_kv_heads")) * R("model_head_dim"),
+                3 * R("model_hidden"),
+            ),
+        ),
+    ),
+    Quantity(
+        "tensor_copy_bandwidth_gbs",
+        "Bandwidth salinan tensor parallel",
+        "Tensor-parallel copy bandwidth",
+        "Effective link bandwidth × the share the engine's tensor-parallel copies of a prompt's activations reach "
+        "(llama.cpp row split: megabytes per split matrix, copied in 128-column pieces; fitted on the row-split "
+        "prompt rows; 1 for all-reduce engines).",
+        LINK + "; engine catalog: exchange_bandwidth_frac",
+        expr=R("link_effective_bandwidth_gbs") * R("engine_exchange_bandwidth_frac"),
+    ),
+    Quantity(
+        "tensor_parallel_layer_bytes_per_token",
+        "Byte antar-GPU per token per layer (tensor parallel, decode)",
+        "Bytes between GPUs per token and layer (tensor parallel, decode)",
+        "All-reduce engines: exchanges per layer × 2 (GPUs − 1) ÷ GPUs × hidden × bytes per activation. llama.cpp "
+        "row split (gather): each of the 7 split matrices copies its whole input from the main GPU to every other "
+        "GPU, (GPUs − 1) × (5 × hidden + heads × head_dim + FFN width) values, and each GPU's slice of the output "
+        "back, (GPUs − 1) ÷ GPUs × (2 × hidden + heads × head_dim + 2 × KV heads × head_dim + 2 × FFN width) "
+        "values, 4 bytes each (FP32); in decode, quantized weights take their input as 8-bit blocks (q8_1: 36 "
+        "bytes per 32 values).",
+        ROW_SPLIT + " from the main GPU (cudaMemcpyPeerAsync; quantized matrix-vector kernels copy the q8_1 input) "
+        "and its output slices back (cudaMemcpy2DAsync); ring all-reduce volume (Patarasuk & Yuan 2009); engine "
+        "catalog: tensor_exchange, activation_bytes",
+        expr=exchange_bytes(IF(EQ(R("quant_kind_type"), "float"), R("engine_activation_bytes"), Q8_1_BYTES)),
+    ),
+    Quantity(
+        "prefill_tensor_layer_bytes_per_token",
+        "Byte antar-GPU per token prompt per layer (tensor parallel)",
+        "Bytes between GPUs per prompt token and layer (tensor parallel)",
+        "As in decode, with every input copied at the engine's activation width (llama.cpp multiplies a prompt "
+        "through cuBLAS with FP32 inputs): 227 kB per token and layer for LLaMA-7B on 2 GPUs.",
+        ROW_SPLIT + " (prompts: FP32 input for the cuBLAS path); engine catalog: tensor_exchange, activation_bytes",
+        expr=exchange_bytes(R("engine_activation_bytes")),
     ),
     Quantity(
         "tensor_parallel_ms",
@@ -312,10 +391,14 @@ QUANTITIES = (
         "tensor_parallel_per_user_ms",
         "Pertukaran tensor parallel per pengguna",
         "Tensor-parallel exchange per user",
-        "Layers × exchanges per layer × all-reduce time per sequence: the bytes each user adds to a step.",
-        "Megatron-LM tensor parallelism (Shoeybi et al. 2019); ring all-reduce volume",
+        "Layers × bytes between GPUs per token and layer ÷ effective link bandwidth: what each user adds to a step "
+        "(one token's copies are small: they go at the link's rate, their time is mostly the hops).",
+        "Megatron-LM tensor parallelism (Shoeybi et al. 2019); ring all-reduce volume; " + ROW_SPLIT,
         expr=multi_gpu(
-            "tensor", R("model_layers") * R("engine_allreduces_per_layer_ratio") * R("allreduce_user_us") / 1000
+            "tensor",
+            safe_div(
+                R("model_layers") * R("tensor_parallel_layer_bytes_per_token"), R("link_effective_bandwidth_gbs") * 1e6
+            ),
         ),
     ),
     Quantity(
@@ -330,12 +413,13 @@ QUANTITIES = (
         "layer_split_per_user_ms",
         "Serah terima layer split per pengguna",
         "Layer-split hand-over per user",
-        "(GPUs − 1) × hidden × 2 bytes ÷ effective link bandwidth: each user's activations cross every boundary.",
-        "llama.cpp --split-mode layer",
+        "(GPUs − 1) × hidden × bytes per activation ÷ effective link bandwidth: each user's activations cross every "
+        "boundary.",
+        "llama.cpp --split-mode layer; engine catalog: activation_bytes",
         expr=multi_gpu(
             "layer",
             (R("n_gpus") - 1)
-            * safe_div(R("model_hidden") * ACTIVATION_BYTES, R("link_effective_bandwidth_gbs") * 1000)
+            * safe_div(R("model_hidden") * R("engine_activation_bytes"), R("link_effective_bandwidth_gbs") * 1000)
             / 1000,
         ),
     ),
@@ -548,48 +632,115 @@ QUANTITIES = (
         ),
     ),
     Quantity(
+        "prefill_calls_ratio",
+        "Panggilan mesin per prompt",
+        "Engine calls per prompt",
+        "New prompt tokens ÷ the engine's batch per call, rounded up, at most one per chunk (llama.cpp: 2,048 "
+        "tokens per llama_decode call, each cut into micro-batches); 1 when the engine takes the whole prompt in "
+        "one call.",
+        "llama.cpp n_batch (common.h, llama-bench -b: 2048) and n_ubatch (512); engine catalog: batch_tokens",
+        expr=IF(
+            R("engine_batch_tokens") > 0,
+            MAX(
+                1,
+                MIN(
+                    ROUNDUP(safe_div(R("prefill_new_tokens"), R("engine_batch_tokens")), 0),
+                    R("prefill_chunks_ratio"),
+                ),
+            ),
+            1,
+        ),
+    ),
+    Quantity(
+        "prefill_pipeline_ratio",
+        "Porsi waktu tahap dengan pipeline micro-batch",
+        "Share of the stages' time with a micro-batch pipeline",
+        "Layer split with a micro-batch pipeline: the U micro-batches of a call flow through n stages in U + n − 1 "
+        "stage times of 1 ÷ n of a micro-batch, and the pipeline refills at each call, so (U + calls × (n − 1)) "
+        "÷ (U × n) of the time the stages take in turn (1 micro-batch: 1; 4 GPUs, 4 micro-batches per call: "
+        "7/16); 1 otherwise.",
+        PIPELINE,
+        expr=IF(
+            AND(pipelined(), R("prefill_chunks_ratio") > 0),
+            safe_div(
+                R("prefill_chunks_ratio") + R("prefill_calls_ratio") * (R("n_gpus") - 1),
+                R("prefill_chunks_ratio") * R("n_gpus"),
+            ),
+            1,
+        ),
+    ),
+    Quantity(
+        "prefill_handover_us",
+        "Serah terima per batas per potongan prefill",
+        "Hand-over per boundary and prefill chunk",
+        "Layer split: the engine's cost per boundary + one hop + the chunk's tokens × hidden × bytes per activation "
+        "÷ effective link bandwidth.",
+        "llama.cpp --split-mode layer; engine catalog: stage_boundary_us, activation_bytes; " + LINK,
+        expr=R("engine_stage_boundary_us")
+        + R("link_hop_us")
+        + safe_div(
+            safe_div(R("prefill_new_tokens"), R("prefill_chunks_ratio"))
+            * R("model_hidden")
+            * R("engine_activation_bytes"),
+            R("link_effective_bandwidth_gbs") * 1000,
+        ),
+    ),
+    Quantity(
+        "prefill_handover_steps",
+        "Serah terima di jalur kritis prefill",
+        "Hand-overs on the prefill's critical path",
+        "Layer split: stages in turn hand every chunk over at each of the (GPUs − 1) boundaries, U × (n − 1); a "
+        "micro-batch pipeline overlaps them, per call the first chunk's n − 1 then one per later chunk: U + calls "
+        "× (n − 2).",
+        PIPELINE,
+        expr=multi_gpu(
+            "layer",
+            IF(
+                pipelined(),
+                R("prefill_chunks_ratio") + R("prefill_calls_ratio") * (R("n_gpus") - 2),
+                R("prefill_chunks_ratio") * (R("n_gpus") - 1),
+            ),
+        ),
+    ),
+    Quantity(
         "prefill_exchange_s",
         "Pertukaran antar-GPU saat prefill",
         "GPU exchanges in prefill",
-        "Tensor parallel: layers × exchanges per layer × (chunks × (all-reduce latency + the engine's cost per "
-        "exchange) + prompt tokens × time per sequence); layer split: (GPUs − 1) × (chunks × (cost per boundary "
-        "+ one hop) + prompt tokens × bytes ÷ link bandwidth). The prompt's activations cross the link like a batch "
-        "of that many sequences.",
-        LINK + "; Megatron-LM (Shoeybi et al. 2019)",
-        expr=(
-            multi_gpu(
-                "tensor",
-                R("model_layers")
-                * R("engine_allreduces_per_layer_ratio")
-                * (
-                    R("prefill_chunks_ratio") * (R("allreduce_us") + R("engine_exchange_us"))
-                    + R("prefill_new_tokens") * R("allreduce_user_us")
-                ),
-            )
-            + multi_gpu(
-                "layer",
-                (R("n_gpus") - 1)
-                * (
-                    R("prefill_chunks_ratio") * (R("engine_stage_boundary_us") + R("link_hop_us"))
-                    + R("prefill_new_tokens")
-                    * safe_div(R("model_hidden") * ACTIVATION_BYTES, R("link_effective_bandwidth_gbs") * 1000)
-                ),
-            )
+        "Tensor parallel: layers × (exchanges per layer × chunks × (all-reduce latency + the engine's cost per "
+        "exchange) + prompt tokens × bytes per token and layer ÷ tensor-parallel copy bandwidth); layer split: "
+        "hand-overs on the critical path × hand-over per boundary and chunk. The prompt's activations cross the link "
+        "like a batch of that many sequences.",
+        LINK + "; Megatron-LM (Shoeybi et al. 2019); " + ROW_SPLIT,
+        expr=multi_gpu(
+            "tensor",
+            R("model_layers")
+            * (
+                R("engine_allreduces_per_layer_ratio")
+                * R("prefill_chunks_ratio")
+                * (R("allreduce_us") + R("engine_exchange_us"))
+                / 1e6
+                + safe_div(
+                    R("prefill_new_tokens") * R("prefill_tensor_layer_bytes_per_token"),
+                    R("tensor_copy_bandwidth_gbs") * 1e9,
+                )
+            ),
         )
-        / 1e6,
+        + R("prefill_handover_steps") * R("prefill_handover_us") / 1e6,
     ),
     Quantity(
         "prefill_tok_s",
         "Kecepatan prefill",
         "Prefill speed",
-        "New prompt tokens ÷ (the longer of compute and weight-read time + the GPU exchanges). Type a measured "
-        "speed to use it.",
-        "Buku, Bab prefill",
+        "New prompt tokens ÷ (the longer of compute and weight-read time × the pipeline's share + the GPU "
+        "exchanges). Type a measured speed to use it.",
+        "Buku, Bab prefill; " + PIPELINE,
         overridable=True,
         expr=IF(
             R("usable_hardware_flag"),
             safe_div(
-                R("prefill_new_tokens"), MAX(R("prefill_compute_s"), R("prefill_memory_s")) + R("prefill_exchange_s")
+                R("prefill_new_tokens"),
+                MAX(R("prefill_compute_s"), R("prefill_memory_s")) * R("prefill_pipeline_ratio")
+                + R("prefill_exchange_s"),
             ),
             0,
         ),
