@@ -64,10 +64,6 @@ FAMILIES = {
     ("vulkan", "Alchemist"): "alchemist",
 }
 
-# Families whose cards run Linux driver stacks (Instinct on ROCm): the fixed cost per layer of the era's CUDA fit
-# (the same ggml-cuda code path built with HIP), not the ROCm fit's, which its Windows HIP rows set.
-LINUX_LAYER_COST = ("rocm.gcn-cdna",)
-
 
 def speed_group(backend: str, arch: str) -> str:
     """The fit group of a row: backend.family for an architecture family with rows of its own, else the backend."""
@@ -204,7 +200,8 @@ def split_column(m: pd.DataFrame, file: str) -> pd.Series:
 
 def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bool = False) -> pd.DataFrame:
     """The shipped llama.cpp measurements (single-device, or with `multi_gpu` the 2–8-GPU ones, whose `split`
-    column says layer or row split).
+    column says layer or row split). Layer-split rows of an architecture family (two Instinct MI50) count as the
+    family's single-card rows: they are fitted and scored with them, through the engine's layer-split terms.
 
     Devices are the catalog GPUs named in devices.csv, with the catalog's bandwidth, FP16 peak and memory type
     (the figures the engine uses); devices without a catalog row are left out, and so are rows whose repeated
@@ -218,8 +215,7 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
             continue
         m = pd.read_csv(folder / file)
         m["split"] = split_column(m, file)
-        m = m[m["engine"] == "llama.cpp"]
-        m = (m[m["n_devices"] > 1] if multi_gpu else m[m["n_devices"] == 1]).copy()
+        m = m[m["engine"] == "llama.cpp"].copy()
         if m.empty:
             continue
         backend = m["notes"].str.extract(r"backend=(\w+)")[0].str.lower()
@@ -236,6 +232,7 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
         frames.append(m)
     m = pd.concat(frames, ignore_index=True)
     unsteady = m["run_spread"] > MAX_RUN_SPREAD
+    unsteady_here = unsteady & ((m["n_devices"] > 1) if multi_gpu else (m["n_devices"] == 1))
     m = m[~unsteady]
     specs = [_catalog_specs(catalog, d) for d in m["device"]]
     m["mem_bandwidth_gbs"] = [s["mem_bandwidth_gbs"] for s in specs]
@@ -246,6 +243,12 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
     # CPU-only runs compute on the CPU cores: the GPU's FP16 peak does not apply to them.
     m["fp16_tflops"] = np.where(m["backend"] == "cpu", np.nan, [s["fp16_tflops"] for s in specs])
     m["fp32_tflops"] = np.where(m["backend"] == "cpu", np.nan, [s["fp32_tflops"] for s in specs])
+    # A layer split runs one card's stage at a time: decode reads one card's bandwidth (plus a hand-over per
+    # boundary), so an architecture family's layer-split decode rows measure that card and are fitted with its
+    # rows (their prompt rows stay multi-GPU: llama.cpp pipelines a prompt's micro-batches over the cards).
+    family = m["group"].str.contains(".", regex=False)
+    one_card = (m["n_devices"] == 1) | ((m["split"] == "layer") & family & (m["metric"] == "tg_tok_s"))
+    m = m[~one_card if multi_gpu else one_card]
     m["metric"] = m["metric"].str.replace("_tok_s", "", regex=False)
     m = m.rename(columns={"value": "tok_s"})
     spills = (m["backend"] == "metal") & (m["weights_bytes"] > APPLE_WIRED_SHARE * m["memory_gb"] * 1e9)
@@ -272,7 +275,7 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
         "split",
     ]
     out = frame(m[cols].reset_index(drop=True), catalog)
-    out.attrs["unsteady_rows"] = int(unsteady.sum())
+    out.attrs["unsteady_rows"] = int(unsteady_here.sum())
     return out
 
 
@@ -503,18 +506,27 @@ def _with_superblock(tg: pd.DataFrame, first: DecodeParams) -> DecodeParams:
     return min(fits, key=lambda p: float(np.sum((np.log(predict_decode(p, tg)) - measured) ** 2)))
 
 
-def _fit_family(rows: pd.DataFrame, group: tuple[str, str], donor: GroupFit, linux_layer_ms: float) -> GroupFit:
+def _has_depth(data: pd.DataFrame, group: tuple[str, str]) -> bool:
+    """True when the group's decode rows span contexts enough for fit_decode to fit the attention cost."""
+    tg = data[(data["group"] == group[0]) & (data["era"] == group[1]) & (data["metric"] == "tg")]
+    return not tg.empty and tg["ctx"].max() - tg["ctx"].min() >= 1000
+
+
+def _fit_family(rows: pd.DataFrame, group: tuple[str, str], donor: GroupFit) -> GroupFit:
     """An architecture family's fit: its backend's parameters with the family's own share of peak bandwidth (HBM
-    or other memory, whichever its rows have) and, where it has prompt rows, its own share of peak FLOPs; a
-    family in LINUX_LAYER_COST takes `linux_layer_ms` as its fixed cost per layer."""
+    or other memory, whichever its rows have), its fixed cost per layer where three model sizes or more were
+    measured, its attention cost where its rows span contexts, and, where it has prompt rows, its own share of
+    peak FLOPs."""
     tg, pp = rows[rows["metric"] == "tg"], rows[(rows["metric"] == "pp") & rows["fp16_tflops"].notna()]
     decode = donor.decode
-    if group[0] in LINUX_LAYER_COST:
-        decode = replace(decode, layer_overhead_ms=linux_layer_ms)
     if not tg.empty:
         free = ["efficiency_hbm"] if (tg["memory_type"] == "hbm").all() else ["efficiency"]
         if (tg["memory_type"] == "hbm").any() and free == ["efficiency"]:
             free.append("efficiency_hbm")
+        if tg["weights_bytes"].nunique() >= 3:
+            free.append("layer_overhead_ms")  # several model sizes: the fixed cost per layer apart from the share
+        if tg["ctx"].max() - tg["ctx"].min() >= 1000:
+            free.append("attention_ns")  # decode at depth measured on the family's cards
         decode = _fit("decode", tg, free, decode, predict_decode)
     prefill = donor.prefill
     if not pp.empty and prefill is not None:
@@ -530,8 +542,7 @@ def _fit_group(data: pd.DataFrame, group: tuple[str, str], done: dict, ratio: fl
     tg, pp = rows[rows["metric"] == "tg"], rows[(rows["metric"] == "pp") & rows["fp16_tflops"].notna()]
     donor = _donor(group, done)
     if "." in group[0] and donor is not None:
-        cuda = done.get(("cuda", group[1])) or donor
-        return _fit_family(rows, group, donor, cuda.decode.layer_overhead_ms)
+        return _fit_family(rows, group, donor)
     decode_base = donor.decode if donor else DEFAULT_DECODE
     if donor is not None and base_backend(donor.backend) != group[0]:
         decode_base = replace(decode_base, flop_per_byte=0.0)  # the cores' limit is a property of the backend
@@ -540,8 +551,13 @@ def _fit_group(data: pd.DataFrame, group: tuple[str, str], done: dict, ratio: fl
     if tg["device"].nunique() == 1 and donor is not None and donor.backend == group[0]:
         # One device of a backend fitted in another era: its decode rows cannot tell the era's bandwidth share and
         # per-layer cost from that device's and that model's own (a 3B model on a two-die M2 Ultra): they test
-        # the other era's decode fit instead. Prefill's share of peak FLOPs is the kernels' and is fitted.
+        # the other era's decode fit instead. Prefill's share of peak FLOPs is the kernels' and is fitted. The
+        # attention cost at depth is the era's kernels' (flash attention by default in current builds streams the
+        # KV cache once): it comes from the era's CUDA fit where that saw decode at depth.
         decode = decode_base
+        era_cuda = done.get(("cuda", group[1]))
+        if era_cuda is not None and _has_depth(data, ("cuda", group[1])):
+            decode = replace(decode, attention_ns=era_cuda.decode.attention_ns)
     else:
         decode = fit_decode(tg, decode_base)
     if ratio is None and tg["device"].nunique() >= min_devices:
