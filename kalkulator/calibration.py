@@ -53,6 +53,35 @@ FLOAT_QUANTS = ("F16", "BF16", "F32", "FP16", "FP32")
 # engine_rows.FIRST_PIPELINED_BUILD.
 BUILD_NUMBER = r"builds? (?:~|[0-9a-f]{7,8} \()(\d{3,5})"
 GOALS = {"decode_median": 0.08, "decode_p90": 0.20, "prefill_median": 0.20}
+# Architecture families that get speed rows of their own on a backend (engine/backend.arch@era, one per member):
+# llama.cpp's kernels reach a share of bandwidth on them that the backend's other GPUs do not. Instinct GCN5 and
+# CDNA1/2 cards on ROCm stream only about a third of their HBM bandwidth in decode (wave64 matrix-vector kernels
+# limited by the cores, not the memory); Intel Alchemist (Xe-HPG) reaches about 35 % of its GDDR6 on SYCL and
+# Vulkan, Battlemage twice that. A family is fitted on its own rows only: its bandwidth share (and prompt share),
+# the other parameters from its backend's fit.
+FAMILIES = {
+    ("rocm", "GCN5"): "gcn-cdna",
+    ("rocm", "CDNA1"): "gcn-cdna",
+    ("rocm", "CDNA2"): "gcn-cdna",
+    ("sycl", "Alchemist"): "alchemist",
+    ("vulkan", "Alchemist"): "alchemist",
+}
+
+
+def speed_group(backend: str, arch: str) -> str:
+    """The fit group of a row: backend.family for an architecture family with rows of its own, else the backend."""
+    family = FAMILIES.get((backend, arch))
+    return f"{backend}.{family}" if family else backend
+
+
+def base_backend(group: str) -> str:
+    """The backend of a fit group (rocm.gcn-cdna → rocm)."""
+    return group.split(".")[0]
+
+
+def family_archs(group: str) -> list[str]:
+    """The architectures a family group's speed rows are written for (in FAMILIES order); [] for a backend."""
+    return [a for (b, a), f in FAMILIES.items() if group == f"{b}.{f}"]
 
 
 class CalibrationError(ValueError):
@@ -121,6 +150,8 @@ def frame(rows: pd.DataFrame, catalog: Catalog) -> pd.DataFrame:
         out["depth"] = 0
     if "era" not in out.columns:
         out["era"] = CURRENT_ERA
+    if "group" not in out.columns:
+        out["group"] = out["backend"]  # rows described by their figures alone: no architecture family
     out["catalog_model"] = [a["name"] for a in arch]
     out["dequant"] = [_quant(catalog, q)["dequant"] for q in out["quant"]]
     out["active_params_b"] = [
@@ -172,7 +203,8 @@ def split_column(m: pd.DataFrame, file: str) -> pd.Series:
 
 def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bool = False) -> pd.DataFrame:
     """The shipped llama.cpp measurements (single-device, or with `multi_gpu` the 2–8-GPU ones, whose `split`
-    column says layer or row split).
+    column says layer or row split). Layer-split rows of an architecture family (two Instinct MI50) count as the
+    family's single-card rows: they are fitted and scored with them, through the engine's layer-split terms.
 
     Devices are the catalog GPUs named in devices.csv, with the catalog's bandwidth, FP16 peak and memory type
     (the figures the engine uses); devices without a catalog row are left out, and so are rows whose repeated
@@ -186,8 +218,7 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
             continue
         m = pd.read_csv(folder / file)
         m["split"] = split_column(m, file)
-        m = m[m["engine"] == "llama.cpp"]
-        m = (m[m["n_devices"] > 1] if multi_gpu else m[m["n_devices"] == 1]).copy()
+        m = m[m["engine"] == "llama.cpp"].copy()
         if m.empty:
             continue
         backend = m["notes"].str.extract(r"backend=(\w+)")[0].str.lower()
@@ -205,14 +236,23 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
         frames.append(m)
     m = pd.concat(frames, ignore_index=True)
     unsteady = m["run_spread"] > MAX_RUN_SPREAD
+    unsteady_here = unsteady & ((m["n_devices"] > 1) if multi_gpu else (m["n_devices"] == 1))
     m = m[~unsteady]
     specs = [_catalog_specs(catalog, d) for d in m["device"]]
     m["mem_bandwidth_gbs"] = [s["mem_bandwidth_gbs"] for s in specs]
     m["memory_gb"] = [s["vram_gib"] * 2**30 / 1e9 for s in specs]
     m["memory_type"] = [s["memory_type"] for s in specs]
+    m["arch"] = [s.get("arch") or "" for s in specs]
+    m["group"] = [speed_group(b, a) for b, a in zip(m["backend"], m["arch"], strict=True)]
     # CPU-only runs compute on the CPU cores: the GPU's FP16 peak does not apply to them.
     m["fp16_tflops"] = np.where(m["backend"] == "cpu", np.nan, [s["fp16_tflops"] for s in specs])
     m["fp32_tflops"] = np.where(m["backend"] == "cpu", np.nan, [s["fp32_tflops"] for s in specs])
+    # A layer split runs one card's stage at a time: decode reads one card's bandwidth (plus a hand-over per
+    # boundary), so an architecture family's layer-split decode rows measure that card and are fitted with its
+    # rows (their prompt rows stay multi-GPU: llama.cpp pipelines a prompt's micro-batches over the cards).
+    family = m["group"].str.contains(".", regex=False)
+    one_card = (m["n_devices"] == 1) | ((m["split"] == "layer") & family & (m["metric"] == "tg_tok_s"))
+    m = m[~one_card if multi_gpu else one_card]
     m["metric"] = m["metric"].str.replace("_tok_s", "", regex=False)
     m = m.rename(columns={"value": "tok_s"})
     spills = (m["backend"] == "metal") & (m["weights_bytes"] > APPLE_WIRED_SHARE * m["memory_gb"] * 1e9)
@@ -220,6 +260,7 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
     cols = [
         "device",
         "backend",
+        "group",
         "era",
         "memory_type",
         "mem_bandwidth_gbs",
@@ -239,7 +280,7 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
         "build",
     ]
     out = frame(m[cols].reset_index(drop=True), catalog)
-    out.attrs["unsteady_rows"] = int(unsteady.sum())
+    out.attrs["unsteady_rows"] = int(unsteady_here.sum())
     return out
 
 
@@ -265,6 +306,7 @@ def load_llama_bench(path: Path, catalog: Catalog, gpu: str, model: str, era: st
         {
             "device": gpu_row["name"],
             "backend": gpu_row["backend"],
+            "group": speed_group(gpu_row["backend"], gpu_row.get("arch") or ""),
             "era": era,
             "memory_type": gpu_row["memory_type"],
             "mem_bandwidth_gbs": gpu_row["mem_bandwidth_gbs"],
@@ -429,20 +471,26 @@ class GroupFit:
 def _order(data: pd.DataFrame, min_devices: int) -> list[tuple[str, str]]:
     """Groups to fit, those with the most devices first (donors before the groups that borrow from them)."""
     tg = data[data["metric"] == "tg"]
-    counts = tg.groupby(["backend", "era"])["device"].nunique()
-    # A group on fewer devices is fitted only when a larger group can lend what its rows cannot pin down.
+    counts = tg.groupby(["group", "era"])["device"].nunique()
+    # A group on fewer devices is fitted only when a larger group can lend what its rows cannot pin down; an
+    # architecture family after every backend (its backend's fit lends it all but its bandwidth share).
     big = [g for g, n in counts.items() if n >= min_devices]
     groups = [g for g in counts.index if g in big or big]
-    return sorted(groups, key=lambda g: (g not in big, g[0] != "cuda", g[1] != "2024", -counts[g]))
+    return sorted(groups, key=lambda g: ("." in g[0], g not in big, g[0] != "cuda", g[1] != "2024", -counts[g]))
 
 
 def _donor(group: tuple[str, str], done: dict) -> GroupFit | None:
     backend, era = group
-    for other in [(backend, e) for e in sorted({e for _, e in done}, reverse=True) if e != era] + [
-        ("cuda", era),
-        ("cuda", "2024"),
-        ("cuda", CURRENT_ERA),
-    ]:
+    family = [(base_backend(backend), era)] if "." in backend else []
+    for other in (
+        family
+        + [(backend, e) for e in sorted({e for _, e in done}, reverse=True) if e != era]
+        + [
+            ("cuda", era),
+            ("cuda", "2024"),
+            ("cuda", CURRENT_ERA),
+        ]
+    ):
         if other in done and other != group:
             return done[other]
     return None
@@ -463,20 +511,58 @@ def _with_superblock(tg: pd.DataFrame, first: DecodeParams) -> DecodeParams:
     return min(fits, key=lambda p: float(np.sum((np.log(predict_decode(p, tg)) - measured) ** 2)))
 
 
+def _has_depth(data: pd.DataFrame, group: tuple[str, str]) -> bool:
+    """True when the group's decode rows span contexts enough for fit_decode to fit the attention cost."""
+    tg = data[(data["group"] == group[0]) & (data["era"] == group[1]) & (data["metric"] == "tg")]
+    return not tg.empty and tg["ctx"].max() - tg["ctx"].min() >= 1000
+
+
+def _fit_family(rows: pd.DataFrame, group: tuple[str, str], donor: GroupFit) -> GroupFit:
+    """An architecture family's fit: its backend's parameters with the family's own share of peak bandwidth (HBM
+    or other memory, whichever its rows have), its fixed cost per layer where three model sizes or more were
+    measured, its attention cost where its rows span contexts, and, where it has prompt rows, its own share of
+    peak FLOPs."""
+    tg, pp = rows[rows["metric"] == "tg"], rows[(rows["metric"] == "pp") & rows["fp16_tflops"].notna()]
+    decode = donor.decode
+    if not tg.empty:
+        free = ["efficiency_hbm"] if (tg["memory_type"] == "hbm").all() else ["efficiency"]
+        if (tg["memory_type"] == "hbm").any() and free == ["efficiency"]:
+            free.append("efficiency_hbm")
+        if tg["weights_bytes"].nunique() >= 3:
+            free.append("layer_overhead_ms")  # several model sizes: the fixed cost per layer apart from the share
+        if tg["ctx"].max() - tg["ctx"].min() >= 1000:
+            free.append("attention_ns")  # decode at depth measured on the family's cards
+        decode = _fit("decode", tg, free, decode, predict_decode)
+    prefill = donor.prefill
+    if not pp.empty and prefill is not None:
+        free = ["efficiency_quant"] if (~pp["float_weights"]).any() else []
+        free += ["efficiency"] if pp["float_weights"].any() else []
+        prefill = _fit("prefill", pp, free, prefill, lambda q, r: predict_prefill(q, r, decode))
+    label = f"{donor.backend}@{donor.era}"
+    return GroupFit(group[0], group[1], decode, prefill, label, int(rows["device"].nunique()), len(rows))
+
+
 def _fit_group(data: pd.DataFrame, group: tuple[str, str], done: dict, ratio: float | None, min_devices: int):
-    rows = data[(data["backend"] == group[0]) & (data["era"] == group[1])]
+    rows = data[(data["group"] == group[0]) & (data["era"] == group[1])]
     tg, pp = rows[rows["metric"] == "tg"], rows[(rows["metric"] == "pp") & rows["fp16_tflops"].notna()]
     donor = _donor(group, done)
+    if "." in group[0] and donor is not None:
+        return _fit_family(rows, group, donor)
     decode_base = donor.decode if donor else DEFAULT_DECODE
-    if donor is not None and donor.backend != group[0]:
+    if donor is not None and base_backend(donor.backend) != group[0]:
         decode_base = replace(decode_base, flop_per_byte=0.0)  # the cores' limit is a property of the backend
     if ratio is not None:
         decode_base = replace(decode_base, superblock_work=ratio)
     if tg["device"].nunique() == 1 and donor is not None and donor.backend == group[0]:
         # One device of a backend fitted in another era: its decode rows cannot tell the era's bandwidth share and
         # per-layer cost from that device's and that model's own (a 3B model on a two-die M2 Ultra): they test
-        # the other era's decode fit instead. Prefill's share of peak FLOPs is the kernels' and is fitted.
+        # the other era's decode fit instead. Prefill's share of peak FLOPs is the kernels' and is fitted. The
+        # attention cost at depth is the era's kernels' (flash attention by default in current builds streams the
+        # KV cache once): it comes from the era's CUDA fit where that saw decode at depth.
         decode = decode_base
+        era_cuda = done.get(("cuda", group[1]))
+        if era_cuda is not None and _has_depth(data, ("cuda", group[1])):
+            decode = replace(decode, attention_ns=era_cuda.decode.attention_ns)
     else:
         decode = fit_decode(tg, decode_base)
     if ratio is None and tg["device"].nunique() >= min_devices:
@@ -506,7 +592,7 @@ def fit_groups(data: pd.DataFrame, min_devices: int = 3) -> dict[tuple[str, str]
             for other, f in list(done.items()):
                 if other == group:
                     continue
-                rows = data[(data["backend"] == other[0]) & (data["era"] == other[1]) & (data["metric"] == "tg")]
+                rows = data[(data["group"] == other[0]) & (data["era"] == other[1]) & (data["metric"] == "tg")]
                 if f.decode.flop_per_byte > 0 and (rows["dequant"] == "superblock").any():
                     done[other] = _fit_group(
                         data, other, {k: v for k, v in done.items() if k != other}, ratio, min_devices
@@ -548,8 +634,8 @@ def calibrate(data: pd.DataFrame, min_devices: int = 3) -> Report:
     for device in data["device"].unique():
         mine = (data["device"] == device).to_numpy()
         others = fit_groups(data[~mine], min_devices)
-        for group in {(b, e) for b, e in zip(data[mine]["backend"], data[mine]["era"], strict=True)}:
-            rows = mine & (data["backend"] == group[0]).to_numpy() & (data["era"] == group[1]).to_numpy()
+        for group in {(b, e) for b, e in zip(data[mine]["group"], data[mine]["era"], strict=True)}:
+            rows = mine & (data["group"] == group[0]).to_numpy() & (data["era"] == group[1]).to_numpy()
             fit, out = others.get(group), True
             if fit is None or group not in fits:
                 fit, out = fits.get(group) or _fallback(fits, group), False
@@ -575,7 +661,7 @@ def shipped_report(catalog: Catalog, folder: Path = CALIBRATION_DIR) -> Report:
 
 
 def _fallback(fits: dict, group: tuple[str, str]) -> GroupFit | None:
-    for other in (("cuda", group[1]), ("cuda", CURRENT_ERA)):
+    for other in ((base_backend(group[0]), group[1]), ("cuda", group[1]), ("cuda", CURRENT_ERA)):
         if other in fits:
             return fits[other]
     return None
@@ -588,7 +674,7 @@ def multi_gpu_residuals(report: Report, multi: pd.DataFrame) -> np.ndarray:
     every weight matrix (bandwidth adds up, llama.cpp's exchanges per layer). These rows are never fitted."""
     out = np.full(len(multi), np.nan)
     for (backend, era), fit in report.fits.items():
-        mine = ((multi["backend"] == backend) & (multi["era"] == era)).to_numpy()
+        mine = ((multi["group"] == backend) & (multi["era"] == era)).to_numpy()
         if mine.any():
             out[mine] = multi[mine]["tok_s"].to_numpy() / _predict(fit, multi[mine]) - 1
     return out
@@ -653,7 +739,7 @@ def fit_exchange_bandwidth_frac(report: Report, multi: pd.DataFrame, exchange_us
     # time = t₀ + x ÷ share: fit w = 1 ÷ share through the engine evaluated at share = 1 and 1/2
     base, slope, measured = [], [], []
     for (backend, era), fit in report.fits.items():
-        mine = rows[((rows["backend"] == backend) & (rows["era"] == era)).to_numpy()]
+        mine = rows[((rows["group"] == backend) & (rows["era"] == era)).to_numpy()]
         if mine.empty:
             continue
 
@@ -699,8 +785,8 @@ def accuracy_table(report: Report) -> list[dict]:
     d = report.data
     book = d["tok_s"] / (BOOK_EFFICIENCY * d["mem_bandwidth_gbs"] * 1e9 / d["weights_bytes"]) - 1
     rows = []
-    keys = sorted({(b, e) for b, e in zip(d["backend"], d["era"], strict=True)})
-    groups = [(f"{b} {e}", (d["backend"] == b) & (d["era"] == e)) for b, e in keys]
+    keys = sorted({(b, e) for b, e in zip(d["group"], d["era"], strict=True)})
+    groups = [(f"{b} {e}", (d["group"] == b) & (d["era"] == e)) for b, e in keys]
     groups.append(("all held out", pd.Series(report.held_out, index=d.index)))
     for name, mask in groups:
         mask = mask.to_numpy() & ~np.isnan(report.residual)
@@ -797,16 +883,18 @@ def speed_rows(report: Report, engine: str, as_of: str, origin: str, serial_frac
         out = []
         for metric in ("tg", "pp"):
             mask = ((d["era"] == era) & (d["metric"] == metric)).to_numpy()
-            mine = mask & (d["backend"] == backend).to_numpy() if backend else mask & report.held_out
+            mine = mask & (d["group"] == backend).to_numpy() if backend else mask & report.held_out
             if not mine.any() or not report.held_out[mine].all():
                 mine = mask & report.held_out
             out.append(report.residual[mine])
         return out[0], out[1]
 
     for (backend, era), f in sorted(report.fits.items()):
-        rows.append(_row(f"{engine}/{backend}@{era}", f, bands(era, backend), origin, as_of, serial_frac))
+        band = bands(era, backend)
+        for name in [f"{base_backend(backend)}.{a}" for a in family_archs(backend)] or [backend]:
+            rows.append(_row(f"{engine}/{name}@{era}", f, band, origin, as_of, serial_frac))
     for era in eras:
-        members = [f for (b, e), f in report.fits.items() if e == era]
+        members = [f for (b, e), f in report.fits.items() if e == era and "." not in b]
         main = report.fits.get(("cuda", era)) or max(members, key=lambda f: f.devices)
         if main.prefill is None:
             raise CalibrationError("no prefill measurements to fit: include prompt-processing rows (llama-bench -p)")

@@ -104,6 +104,33 @@ _SOURCE = (
 )
 PER_1M_USD = ("USD/1 juta token", "USD/1M tokens")
 BACKENDS = ("cuda", "rocm", "metal", "vulkan", "sycl", "hpu", "cpu")  # hpu: Intel Gaudi (SynapseAI)
+# GPU architecture families (gpus.csv `arch`): NVIDIA generations, AMD GCN/CDNA (Instinct) and RDNA (Radeon), Intel
+# Xe-HPG (Alchemist), Xe2-HPG (Battlemage) and Gaudi, Apple M generations.
+ARCHS = (
+    "Maxwell",
+    "Pascal",
+    "Volta",
+    "Turing",
+    "Ampere",
+    "Ada",
+    "Hopper",
+    "Blackwell",
+    "GCN5",
+    "CDNA1",
+    "CDNA2",
+    "CDNA3",
+    "RDNA2",
+    "RDNA3",
+    "RDNA3.5",
+    "RDNA4",
+    "Alchemist",
+    "Battlemage",
+    "Gaudi",
+    "M1",
+    "M2",
+    "M3",
+    "M4",
+)
 # Interconnect kinds: one-hop kinds (a switch or a full mesh) need two hops per all-reduce whatever the GPU count.
 LINK_KINDS = (
     "pcie3x16",
@@ -289,6 +316,22 @@ GPU = Schema(
             ("Sumber kapabilitas komputasi", "Compute capability source"),
             required=False,
             doc="where the compute capability comes from",
+        ),
+        _enum(
+            "arch",
+            ("Arsitektur GPU", "GPU architecture"),
+            choices=ARCHS,
+            required=False,
+            doc="The chip's architecture family (Ampere, Ada, RDNA3, CDNA2, GCN5, Alchemist, M4, ...): a speed "
+            "row named engine/backend.arch@era, when calibrated, replaces the backend's row for GPUs of this "
+            "architecture; blank = the backend's row.",
+            source="arch_source",
+        ),
+        _text(
+            "arch_source",
+            ("Sumber arsitektur", "Architecture source"),
+            required=False,
+            doc="where the architecture comes from",
         ),
     ),
     "Katalog GPU",

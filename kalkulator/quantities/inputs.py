@@ -152,6 +152,7 @@ GPU = (
     lookup("gpu_compute_capability", "gpu", "compute_capability", demanded=False),
     lookup("gpu_tdp_w", "gpu", "tdp_w"),
     lookup("gpu_backend", "gpu", "backend", fallback=""),
+    lookup("gpu_arch_text", "gpu", "arch", fallback="", demanded=False),
     lookup("gpu_memory_type", "gpu", "memory_type", fallback=""),
     lookup("gpu_link_type", "gpu", "link_kind", fallback="pcie4x16"),
     lookup("gpu_link_bandwidth_gbs", "gpu", "link_bandwidth_gbs", fallback=31.5),
@@ -325,11 +326,20 @@ FORMATS = (
         ),
     ),
     Quantity(
+        "speed_arch_key_text",
+        "Kunci parameter kecepatan arsitektur",
+        "Architecture speed-parameter key",
+        "engine/backend.arch@era: the speed parameters fitted to the GPU's architecture family on this backend "
+        "(Instinct GCN5/CDNA cards on ROCm, Alchemist on SYCL or Vulkan), used before the backend's row.",
+        "Katalog GPU (kolom arch) dan katalog parameter kecepatan",
+        expr=JOIN(R("engine"), "/", R("gpu_backend"), ".", R("gpu_arch_text"), "@", R("build_era_text")),
+    ),
+    Quantity(
         "speed_key_text",
         "Kunci parameter kecepatan",
         "Speed-parameter key",
-        "engine/backend@era: the speed parameters wanted (engine/any@era, engine/backend or engine/any when that "
-        "row was not calibrated).",
+        "engine/backend@era: the speed parameters wanted when the architecture has no row of its own "
+        "(engine/any@era, engine/backend or engine/any when that row was not calibrated).",
         "Katalog parameter kecepatan",
         expr=JOIN(R("engine"), "/", R("gpu_backend"), "@", R("build_era_text")),
     ),
@@ -337,16 +347,19 @@ FORMATS = (
         "speed_row",
         "Baris parameter kecepatan",
         "Speed-parameter row",
-        "Row of engine/backend@era in the speed parameters, else of engine/any@era, engine/backend or engine/any "
-        "(0 = none).",
+        "Row of engine/backend.arch@era in the speed parameters, else of engine/backend@era, engine/any@era, "
+        "engine/backend or engine/any (0 = none).",
         "Katalog parameter kecepatan",
         expr=IFERROR(
-            MATCH(R("speed_key_text"), Col("speed", "name")),
+            MATCH(R("speed_arch_key_text"), Col("speed", "name")),
             IFERROR(
-                MATCH(JOIN(R("engine"), "/any@", R("build_era_text")), Col("speed", "name")),
+                MATCH(R("speed_key_text"), Col("speed", "name")),
                 IFERROR(
-                    MATCH(JOIN(R("engine"), "/", R("gpu_backend")), Col("speed", "name")),
-                    IFERROR(MATCH(JOIN(R("engine"), "/any"), Col("speed", "name")), 0),
+                    MATCH(JOIN(R("engine"), "/any@", R("build_era_text")), Col("speed", "name")),
+                    IFERROR(
+                        MATCH(JOIN(R("engine"), "/", R("gpu_backend")), Col("speed", "name")),
+                        IFERROR(MATCH(JOIN(R("engine"), "/any"), Col("speed", "name")), 0),
+                    ),
                 ),
             ),
         ),
