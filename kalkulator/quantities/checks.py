@@ -176,6 +176,26 @@ CHECKS = (
         Msg("token per bulan diabaikan", "tokens per month ignored"),
     ),
     Check(
+        "warn",  # the speed stands as the best estimate, but no measurement of this engine on this backend checks it
+        AND(R("usable_hardware_flag"), NOT(R("speed_measured_flag"))),
+        JOIN(
+            Msg("Belum ada pengukuran ", "No measurement of "),
+            R("engine"),
+            Msg(" di backend ", " on the "),
+            R("gpu_backend"),
+            Msg(
+                ": kecepatan memakai parameter ",
+                " backend: the speed uses the parameters ",
+            ),
+            R("speed_params_name"),
+            Msg(
+                " (dipinjam atau asumsi): ukur sebelum membeli.",
+                " (borrowed or assumed): measure before you buy.",
+            ),
+        ),
+        Msg("kecepatan belum terukur", "speed not measured"),
+    ),
+    Check(
         "warn",  # voids no answer: the prices stand, the status line says to check them
         NE(R("stale_prices_text"), ""),
         JOIN(

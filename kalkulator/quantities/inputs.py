@@ -373,6 +373,32 @@ FORMATS = (
         "Name of the speed-parameter row the scenario uses.",
         fallback="",
     ),
+    Quantity(
+        "speed_measured_flag",
+        "Kecepatan mesin ini terukur di backend ini?",
+        "Engine's speed measured on this backend?",
+        "TRUE when the speed parameters rest on measurements of this engine on this backend: a row with fit points, "
+        "named for the backend (or its architecture family), or an engine-wide row on CUDA, where the engine-wide "
+        "rows are fitted. FALSE: the speed is borrowed or assumed, and the status says so.",
+        "Katalog parameter kecepatan (kolom name, fit_points)",
+        expr=IF(
+            R("speed_row") > 0,
+            AND(
+                INDEX(Col("speed", "fit_points"), R("speed_row")) > 0,
+                OR(
+                    EQ(R("gpu_backend"), "cuda"),
+                    EQ(R("speed_params_name"), R("speed_key_text")),
+                    EQ(R("speed_params_name"), R("speed_arch_key_text")),
+                    EQ(R("speed_params_name"), JOIN(R("engine"), "/", R("gpu_backend"))),
+                ),
+            ),
+            False,
+        ),
+        doc_id="TRUE bila parameter kecepatan berdasar pengukuran mesin ini di backend ini: baris dengan titik fit "
+        "yang dinamai untuk backend ini (atau keluarga arsitekturnya), atau baris umum mesin di CUDA, tempat baris "
+        "umum di-fit. FALSE: kecepatannya pinjaman atau asumsi, dan status menyebutkannya.",
+        source_id="Katalog parameter kecepatan (kolom name, fit_points)",
+    ),
     lookup(
         "engine_bandwidth_efficiency_frac",
         "speed",

@@ -47,4 +47,9 @@ def source_en(source: str) -> str:
     if source in load_sources_en():
         return load_sources_en()[source]
     match = CATALOG_SOURCE.fullmatch(source)
-    return f"Catalog {match.group(1)}: column {match.group(2)}" if match else source
+    if match:
+        return f"Catalog {match.group(1)}: column {match.group(2)}"
+    parts = source.split("; ")
+    if len(parts) > 1:  # sources joined from parts (the book's chapter; an English reference): each part's English
+        return "; ".join(source_en(part) for part in parts)
+    return source

@@ -1,0 +1,34 @@
+"""Whether a scenario's speed rests on measurements of its engine on its backend, and the status that says so.
+
+Expected values follow from what the shipped calibration data hold (docs/accuracy.md): llama.cpp measured on CUDA,
+Metal, ROCm (and the Instinct family); vLLM's engine-wide row fitted on an H200 (CUDA); TensorRT-LLM on H100 runs;
+no SGLang measurement at all; no vLLM measurement on ROCm or Intel GPUs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kalkulator.scenario import compute
+
+
+@pytest.mark.parametrize(
+    ("settings", "measured"),
+    [
+        ({"gpu_name": "RTX 4090 24GB", "engine": "llama.cpp", "quant_name": "Q4_K_M"}, True),
+        ({"gpu_name": "Instinct MI210 64GB", "engine": "llama.cpp", "quant_name": "Q4_K_M"}, True),  # its family
+        ({"gpu_name": "H100 SXM 80GB", "engine": "vllm", "quant_name": "FP8"}, True),  # engine-wide row, CUDA fit
+        ({"gpu_name": "H100 SXM 80GB", "engine": "tensorrt-llm", "quant_name": "FP8"}, True),
+        ({"gpu_name": "H100 SXM 80GB", "engine": "sglang", "quant_name": "FP8"}, False),  # no SGLang row measured
+        ({"gpu_name": "Instinct MI300X 192GB", "engine": "vllm", "quant_name": "FP8"}, False),  # CUDA fit borrowed
+        ({"gpu_name": "Arc A770 16GB", "engine": "vllm", "quant_name": "AWQ-4bit"}, False),
+    ],
+)
+def test_speed_measured_on_this_backend(settings, measured):
+    values = compute({"model_name": "Llama-3.1-8B", **settings})
+    assert values["speed_measured_flag"] is measured
+    said = f"No measurement of {settings['engine']} on the " in values["status_text"]
+    assert said is not measured
+    if not measured:
+        assert values["status_text"].endswith("(borrowed or assumed): measure before you buy.")
+        assert values["run_check_text"] == "OK"  # a warning: the estimate still stands, with its caveat
