@@ -282,10 +282,10 @@ def moe_engine_rows(result: MoeFit) -> list[dict]:
     everything = list(range(len(result.fit.runs)))
     today = _group(everything, ServingFit({}, result.today, result.fit.runs))
     return [
-        {**today, "engine": f"{result.engine}, MoE, {MOE_PARAM} = 1 (shipped)", "how": "nothing fitted"},
+        {**today, "engine": f"{result.engine}, MoE, {MOE_PARAM} = 1, shipped", "how": "nothing fitted"},
         {
             **_group(everything, result.fit),
-            "engine": f"{result.engine}, MoE, {MOE_PARAM} fitted (not shipped)",
+            "engine": f"{result.engine}, MoE, {MOE_PARAM} fitted, not shipped",
             "how": "shape held out",
         },
     ]
