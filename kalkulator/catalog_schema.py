@@ -812,6 +812,17 @@ SPEED = Schema(
             "= perfect overlap, the roofline; 1 = no overlap).",
         ),
         _num(
+            "moe_kernel_efficiency_frac",
+            ("Efisiensi kernel MoE", "MoE kernel efficiency"),
+            0,
+            1,
+            above=True,
+            required=False,
+            unit="0–1",
+            doc="Share of the dense kernels' bandwidth the engine's fused-MoE (grouped GEMM) kernels reach on the "
+            "routed experts' weights in decode; blank = 1 (no MoE penalty).",
+        ),
+        _num(
             "error_low_frac",
             ("Batas bawah galat kecepatan", "Speed error, lower bound"),
             -1,

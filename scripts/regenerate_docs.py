@@ -44,7 +44,8 @@ def accuracy_blocks() -> dict[str, str]:
         "single": f"{format_table(a.single)}\n\n    {summary_line(a.single)}\n    {left_out}\n",
         "multi": "    Multi-GPU rows (llama.cpp rows predicted by the single-GPU fit, never fitted):\n\n"
         f"{format_multi(a.multi)}\n",
-        "serving": f"    {a.serving_line}\n\n{format_engines(a.engines)}\n",
+        "serving": "".join(f"    {line}\n" for line in (a.serving_line, *a.moe_lines))
+        + f"\n{format_engines(a.engines)}\n",
         "readme": readme_table(a) + "\n",
     }
 

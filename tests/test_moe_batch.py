@@ -56,3 +56,61 @@ def test_serving_capacity_reads_the_experts_of_the_largest_batch(calc):
     ]
     expected = 100 * per_token_ms / out["decode_efficiency_frac"] / 1000
     assert out["request_memory_s"] == pytest.approx(expected, rel=1e-9)
+
+
+# ---- the engine's MoE kernel efficiency m: every touched expert's bytes read at m × the dense kernels' rate -----
+
+
+def test_moe_kernel_efficiency_slows_the_expert_reads_of_a_step_by_hand(calc):
+    # gpt-oss-20b MXFP4 on one H100 SXM (3,350 GB/s), 8 sequences at 20,500 tokens of context, vLLM.
+    # models.csv: 32 experts, top-4, 19.11 B routed-expert parameters of 20.9 B; the MXFP4 file is 11.103125 GB.
+    setup = {"model_name": "gpt-oss-20b", "gpu_name": "H100 SXM 80GB", "quant_name": "MXFP4", "engine": "vllm"}
+    shape = {"concurrent_users": 8, "prompt_tokens": 20000, "output_tokens": 500, "context_tokens": 20500}
+    plain = calc(moe_kernel_efficiency_frac=1, **setup, **shape)
+    slow = calc(moe_kernel_efficiency_frac=0.5, **setup, **shape)
+    touched = 32 * (1 - (1 - 4 / 32) ** 8)  # 32 × (1 − 0.875^8) = 32 × 0.656391 = 21.0045 experts per layer
+    expert_gb = 11.103125 * 19.11 / 20.9 * touched / 32  # 6.6637 GB of expert weights read per step
+    eff = 0.8358  # speed_params.csv vllm/any on HBM
+    # read again × (1 − m) ÷ m = × 1 at m = 0.5: 6.6637 GB ÷ (3,350 GB/s × 0.8358) = 2.380 ms more per step
+    extra_ms = expert_gb * 1000 / (3350 * eff) * (1 - 0.5) / 0.5
+    assert plain["decode_efficiency_frac"] == eff
+    assert slow["decode_step_ms"] - plain["decode_step_ms"] == pytest.approx(extra_ms, rel=1e-9)
+    assert extra_ms == pytest.approx(2.380, abs=1e-3)
+
+
+def test_moe_kernel_efficiency_leaves_a_dense_models_step_unchanged(calc):
+    setup = {"model_name": "Llama-3.1-8B", "gpu_name": "H100 SXM 80GB", "quant_name": "BF16", "engine": "vllm"}
+    for users in (1, 8, 64):
+        plain = calc(concurrent_users=users, moe_kernel_efficiency_frac=1, **setup)
+        slow = calc(concurrent_users=users, moe_kernel_efficiency_frac=0.2, **setup)
+        assert slow["decode_step_ms"] == plain["decode_step_ms"]
+        assert slow["max_throughput_tok_s"] == plain["max_throughput_tok_s"]
+
+
+def test_the_shipped_engines_charge_no_moe_kernel_penalty_the_data_cannot_identify():
+    # docs/accuracy.md: the MoE serving rows are mostly prefill, so the fitted value is reported, not shipped.
+    import csv
+
+    from kalkulator.paths import CATALOG_DIR
+
+    with open(CATALOG_DIR / "speed_params.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert {float(r["moe_kernel_efficiency_frac"]) for r in rows} == {1.0}
+
+
+def test_the_moe_serving_rows_carry_source_and_date_and_load_as_scenarios():
+    import csv
+
+    from kalkulator.paths import CALIBRATION_DIR
+    from kalkulator.serving_calibration import MOE_FILE, load_moe_runs, load_moe_tpot_runs
+
+    with open(CALIBRATION_DIR / MOE_FILE, newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert all(r["source_repo_or_url"].startswith("https://github.com/") and r["as_of"] for r in rows)
+    runs = load_moe_runs()
+    # gpustack performance-lab, gpt-oss-20b, 4K shape: 1,999,249 input and 52,309 generated tokens over 500 requests
+    (long,) = [r for r in runs if r.settings["model_name"] == "gpt-oss-20b" and r.shape[0] == 3998]
+    assert long.settings["prompt_tokens"] == pytest.approx(1999249 / 500, abs=1e-3)
+    assert long.settings["output_tokens"] == pytest.approx(52309 / 500, abs=1e-3)
+    assert long.measured_tok_s == 847.43
+    assert len(runs) == 8 and len(load_moe_tpot_runs()) == 8

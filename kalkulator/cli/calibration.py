@@ -33,8 +33,12 @@ from kalkulator.paths import CATALOG_DIR
 from kalkulator.serving_calibration import ENGINE as SERVING_ENGINE
 from kalkulator.serving_calibration import START as SERVING_START
 from kalkulator.serving_calibration import (
+    calibrate_moe,
     calibrate_serving,
     engine_table,
+    moe_engine_rows,
+    moe_summary,
+    moe_tpot_line,
     serving_summary,
     tensor_parallel_table,
 )
@@ -97,6 +101,7 @@ class Accuracy:
     engines: list[dict]  # serving runs per engine, held out by shape
     unsteady: int
     serving_line: str
+    moe_lines: tuple[str, str]  # the MoE max-load fit (not shipped) and the MoE TPOT-by-concurrency check
 
 
 def accuracy_tables(catalog_dir: Path = CATALOG_DIR) -> Accuracy:
@@ -108,12 +113,14 @@ def accuracy_tables(catalog_dir: Path = CATALOG_DIR) -> Accuracy:
     except CalibrationError as exc:
         fail(str(exc))
     serving = calibrate_serving(catalog)
+    moe = calibrate_moe(catalog)
     return Accuracy(
         accuracy_table(report),
         multi_gpu_table(multi, multi_gpu_residuals(report, multi)) + tensor_parallel_table(serving),
-        engine_table(serving),
+        engine_table(serving) + moe_engine_rows(moe),
         report.data.attrs.get("unsteady_rows", 0),
         serving_summary(serving),
+        (moe_summary(moe), moe_tpot_line(catalog)),
     )
 
 
@@ -138,7 +145,8 @@ def readme_table(a: Accuracy) -> str:
         )
     for r in a.engines:
         lines.append(
-            f"| serving, {r['engine']} (shape held out) | {r['rows']} | {_pct(r['median'])} | {_pct(r['p90'])} |"
+            f"| serving, {r['engine']} ({r.get('how', 'shape held out')}) | {r['rows']} | {_pct(r['median'])} "
+            f"| {_pct(r['p90'])} |"
         )
     return "\n".join(lines)
 
@@ -157,7 +165,7 @@ def accuracy(catalog_dir: Path) -> None:
     )
     click.echo("\nMulti-GPU rows (llama.cpp rows predicted by the single-GPU fit, never fitted):\n")
     click.echo(format_multi(a.multi))
-    click.echo("\n" + a.serving_line + "\n")
+    click.echo("\n" + a.serving_line + "\n" + "\n".join(a.moe_lines) + "\n")
     click.echo(format_engines(a.engines))
     click.echo("\nREADME summary:\n\n" + readme_table(a))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from kalkulator.expr import AND, EQ, IF, MAX, MIN, NOT, OR, ROUND, ROUNDDOWN, ROUNDUP, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
-from kalkulator.quantities.speed import QUEUE_UNBOUNDED, decode_step, moe_extra_gb, weight_read_ms
+from kalkulator.quantities.speed import QUEUE_UNBOUNDED, decode_step, moe_weight_read_ms
 
 BOOK_BATCH = "Buku, Bab 11: continuous batching"
 QUEUE = "M/D/1 queue on prefill (DistServe, Zhong et al. 2024); Little's law for decoding users"
@@ -130,12 +130,12 @@ REPLICA = (
         "Waktu baca memori per permintaan",
         "Memory time per request",
         "Output tokens × (weight reads ÷ batch + own KV reads at the mean context) ÷ bandwidth efficiency; an MoE "
-        "batch reads the experts its sequences touch.",
+        "batch reads the experts its sequences touch, at the engine's MoE kernel efficiency.",
         ROOFLINE,
         expr=R("output_tokens")
         * safe_div(
             safe_div(
-                R("decode_fixed_memory_ms") + weight_read_ms(moe_extra_gb(R("serving_batch_users"))),
+                R("decode_fixed_memory_ms") + moe_weight_read_ms(R("serving_batch_users")),
                 R("serving_batch_users"),
             )
             + R("decode_user_memory_ms") * R("mean_context_ratio"),

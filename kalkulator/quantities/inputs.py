@@ -465,6 +465,7 @@ FORMATS = (
     lookup("engine_fp8_fp4_units_flag", "speed", "fp8_fp4_units"),
     lookup("prefill_layer_overhead_us", "speed", "prefill_layer_overhead_us"),
     lookup("serving_serial_frac", "speed", "serial_frac"),
+    lookup("moe_kernel_efficiency_frac", "speed", "moe_kernel_efficiency_frac", fallback=1),
     lookup("speed_error_low_frac", "speed", "error_low_frac"),
     lookup("speed_error_high_frac", "speed", "error_high_frac"),
     lookup("prefill_error_low_frac", "speed", "prefill_error_low_frac"),

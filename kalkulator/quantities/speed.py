@@ -77,13 +77,30 @@ def weight_read_ms(gb: Node) -> Node:
     ) + safe_div(gb * R("cpu_offload_frac") * 1000, R("host_mem_bandwidth_gbs"))
 
 
+def moe_expert_gb(sequences: Node) -> Node:
+    """GB of routed-expert weights a step of `sequences` reads: weights × routed-expert share of the parameters ×
+    experts touched ÷ E (0 for a dense model)."""
+    return safe_div(
+        R("weights_gb") * R("model_expert_params_b") * touched_experts(sequences),
+        R("model_params_b") * R("model_experts"),
+    )
+
+
+def moe_weight_read_ms(sequences: Node) -> Node:
+    """Weight-read time (ms, before ÷ the decode efficiency) an MoE step of `sequences` adds to the active weights
+    read at the dense kernels' rate: the extra experts the batch touches, and every touched expert's bytes again ×
+    (1 − m) ÷ m for the fused-MoE kernels' share m of that rate (0 for a dense model; m = 1: the extra experts)."""
+    m = R("moe_kernel_efficiency_frac")
+    return weight_read_ms(moe_extra_gb(sequences)) + safe_div(weight_read_ms(moe_expert_gb(sequences)) * (1 - m), m)
+
+
 def decode_step(users: Node) -> Node:
     """Decode step time (ms) for `users` sequences: the larger of the memory-bound and compute-bound lines; the
-    memory-bound one also reads the extra experts an MoE batch touches."""
+    memory-bound one also reads the extra experts an MoE batch touches, at the MoE kernels' share of bandwidth."""
     return MAX(
         R("memory_bound_step_base_ms")
         + R("memory_bound_step_per_user_ms") * users
-        + safe_div(weight_read_ms(moe_extra_gb(users)), R("decode_efficiency_frac")),
+        + safe_div(moe_weight_read_ms(users), R("decode_efficiency_frac")),
         R("compute_bound_step_base_ms") + R("compute_bound_step_per_user_ms") * users,
     )
 
