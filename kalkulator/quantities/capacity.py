@@ -87,6 +87,8 @@ REPLICA = (
             MIN(R("engine_max_batch_users"), R("max_concurrent_users")),
             R("engine_max_batch_users"),
         ),
+        doc_id=("Permintaan yang KV cache-nya (pada token prompt + output) muat di samping bobot, dalam batas mesin."),
+        source_id="Buku, bab 11.2 (continuous batching, PagedAttention vLLM) dan bab 15.2",
     ),
     Quantity(
         "mean_context_tokens",
@@ -95,6 +97,11 @@ REPLICA = (
         "Context − output ÷ 2: the KV cache grows from the prompt to prompt + output while the answer is written.",
         ROOFLINE,
         expr=MAX(0, R("context_tokens") - R("output_tokens") / 2),
+        doc_id=("Konteks − output ÷ 2: KV cache tumbuh dari prompt menjadi prompt + output selama jawaban ditulis."),
+        source_id=(
+            "Model roofline per permintaan: bobot dibaca sekali per langkah untuk seluruh batch, KV "
+            "setiap sekuens, semua FLOP"
+        ),
     ),
     Quantity(
         "mean_context_ratio",
@@ -103,6 +110,14 @@ REPLICA = (
         "Scales the per-user KV reads and attention cost to the mean context (sliding windows ignored).",
         ROOFLINE,
         expr=safe_div(R("mean_context_tokens"), R("context_tokens")),
+        doc_id=(
+            "Menyesuaikan pembacaan KV dan biaya attention per pengguna ke konteks rata-rata (sliding "
+            "window diabaikan)."
+        ),
+        source_id=(
+            "Model roofline per permintaan: bobot dibaca sekali per langkah untuk seluruh batch, KV "
+            "setiap sekuens, semua FLOP"
+        ),
     ),
     Quantity(
         "request_decode_tflop",
@@ -116,6 +131,8 @@ REPLICA = (
             + 4 * R("model_layers") * R("mean_context_tokens") * R("model_heads") * R("model_head_dim")
         )
         / 1e12,
+        doc_id="Token output × (2 × parameter aktif + 4 × layer × konteks rata-rata × head × head_dim).",
+        source_id="Kaplan dkk. 2020",
     ),
     Quantity(
         "request_compute_s",
@@ -124,6 +141,11 @@ REPLICA = (
         "Prefill time + decode FLOPs ÷ usable FLOPS for weight multiplies.",
         ROOFLINE,
         expr=R("prefill_s") + safe_div(R("request_decode_tflop"), R("matmul_tflops")),
+        doc_id="Waktu prefill + FLOP decode ÷ FLOPS terpakai untuk perkalian bobot.",
+        source_id=(
+            "Model roofline per permintaan: bobot dibaca sekali per langkah untuk seluruh batch, KV "
+            "setiap sekuens, semua FLOP"
+        ),
     ),
     Quantity(
         "request_memory_s",
@@ -142,6 +164,15 @@ REPLICA = (
             R("decode_efficiency_frac"),
         )
         / 1000,
+        doc_id=(
+            "Token output × (pembacaan bobot ÷ batch + pembacaan KV sendiri pada konteks rata-rata) ÷ "
+            "efisiensi bandwidth; batch MoE membaca expert yang disentuh sekuensnya, pada efisiensi "
+            "kernel MoE mesin ini."
+        ),
+        source_id=(
+            "Model roofline per permintaan: bobot dibaca sekali per langkah untuk seluruh batch, KV "
+            "setiap sekuens, semua FLOP"
+        ),
     ),
     Quantity(
         "request_fixed_s",
@@ -157,6 +188,8 @@ REPLICA = (
             + R("multi_gpu_per_user_ms")
         )
         / 1000,
+        doc_id=("Token output × (biaya tetap per langkah ÷ batch + biaya attention sendiri pada konteks rata-rata)."),
+        source_id="Model roofline per permintaan; di-fit oleh kalkulator calibrate",
     ),
     Quantity(
         "request_gpu_s",
@@ -171,6 +204,11 @@ REPLICA = (
             + R("request_fixed_s"),
             0,
         ),
+        doc_id=(
+            "Waktu memori atau komputasi yang lebih lama + porsi serial dari yang lebih singkat + biaya "
+            "tetap (0 bila tidak ada yang muat)."
+        ),
+        source_id="Model roofline per permintaan; porsi serial di-fit pada pengukuran TensorRT-LLM di H100",
     ),
     Quantity(
         "max_requests_per_s",
@@ -181,6 +219,11 @@ REPLICA = (
         ROOFLINE,
         expr=safe_div(1, R("request_gpu_s")),
         overridable=True,
+        doc_id=(
+            "1 ÷ waktu replika per permintaan: angka yang dilaporkan trtllm-bench atau vllm bench "
+            "throughput pada beban penuh. Isi angka hasil ukur untuk memakainya."
+        ),
+        source_id="Model roofline per permintaan; buku, bab 11.3 dan 15.1",
     ),
     Quantity(
         "max_throughput_tok_s",
@@ -189,6 +232,8 @@ REPLICA = (
         "Maximum requests per second × output tokens.",
         ROOFLINE,
         expr=R("max_requests_per_s") * R("output_tokens"),
+        doc_id="Permintaan maksimum per detik × token output.",
+        source_id="Model roofline per permintaan; buku, bab 15.1",
     ),
     Quantity(
         "service_s",
@@ -197,6 +242,12 @@ REPLICA = (
         "1 ÷ maximum capacity, never below the prefill time: the replica time each request uses.",
         QUEUE,
         expr=MAX(R("prefill_s"), safe_div(1, R("max_requests_per_s"))),
+        doc_id=(
+            "1 ÷ kapasitas maksimum, tidak pernah di bawah waktu prefill: waktu replika yang dipakai setiap permintaan."
+        ),
+        source_id=(
+            "Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024); hukum Little untuk pengguna yang sedang decode"
+        ),
     ),
     Quantity(
         "prefill_share_frac",
@@ -205,6 +256,11 @@ REPLICA = (
         "Prefill time ÷ service time: splits the cost between input and output tokens.",
         ROOFLINE,
         expr=MIN(1, safe_div(R("prefill_s"), R("service_s"))),
+        doc_id="Waktu prefill ÷ waktu layanan: membagi biaya antara token input dan output.",
+        source_id=(
+            "Model roofline per permintaan: bobot dibaca sekali per langkah untuk seluruh batch, KV "
+            "setiap sekuens, semua FLOP"
+        ),
     ),
     Quantity(
         "continuous_users_per_hour",
@@ -213,6 +269,8 @@ REPLICA = (
         "Maximum requests per second × 3,600 per replica.",
         BOOK_BATCH + " 11.3 (dikoreksi)",
         expr=R("max_requests_per_s") * 3600,
+        doc_id="Permintaan maksimum per detik × 3.600 per replika.",
+        source_id="Buku, bab 11.3 (dikoreksi, lihat errata di Panduan)",
     ),
     Quantity(
         "static_users_per_hour",
@@ -225,6 +283,12 @@ REPLICA = (
             R("concurrent_users") * 3600,
             R("concurrent_users") * R("prefill_s") + R("output_tokens") * R("tpot_ms") / 1000,
         ),
+        doc_id=(
+            "Static batching untuk pengguna bersamaan: satu batch berisi N prompt, lalu N jawaban "
+            "dengan TPOT; batch berikutnya menunggu (panjang sama; panjang berbeda membuang lebih "
+            "banyak waktu)."
+        ),
+        source_id="Buku, bab 11.3 (dikoreksi: 8 × 3.600 ÷ 17,5 detik = 1.646, bukan 37)",
     ),
 )
 
@@ -237,6 +301,12 @@ LOAD = (
         "spread over the decode steps of its answer, so every user adds this much to each step at steady load.",
         "Chunked prefill (Agrawal et al. 2024, Sarathi-Serve; vLLM --enable-chunked-prefill); Little's law",
         expr=safe_div(1000 * R("prefill_s"), R("output_tokens")),
+        doc_id=(
+            "1000 × waktu prefill ÷ token output: permintaan setiap pengguna yang sedang decode membawa "
+            "prompt yang prefill-nya disebar ke langkah-langkah decode jawabannya, sehingga setiap "
+            "pengguna menambah sebesar ini pada setiap langkah pada beban tetap."
+        ),
+        source_id=("Chunked prefill (Agrawal dkk. 2024, Sarathi-Serve; vLLM --enable-chunked-prefill); hukum Little"),
     ),
     Quantity(
         "prefill_time_frac",
@@ -245,6 +315,8 @@ LOAD = (
         "Load × prefill time: utilization × share of the service time spent on prefill.",
         QUEUE,
         expr=R("load_requests_per_s") * R("prefill_s"),
+        doc_id="Beban × waktu prefill: utilisasi × porsi waktu layanan yang dipakai untuk prefill.",
+        source_id="Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024)",
     ),
     Quantity(
         "tpot_at_load_ms",
@@ -254,6 +326,12 @@ LOAD = (
         "requests arriving meanwhile (at 80 % load with 60 % of the service in prefill: ÷ 0.52, 1.9× longer).",
         "Chunked prefill (Agrawal et al. 2024, Sarathi-Serve); " + QUEUE,
         expr=IF(R("prefill_time_frac") < 1, safe_div(R("tpot_ms"), 1 - R("prefill_time_frac")), QUEUE_UNBOUNDED),
+        doc_id=(
+            "TPOT ÷ (1 − porsi waktu replika untuk prefill): langkah decode membawa potongan prefill "
+            "dari permintaan yang datang sementara itu (pada beban 80 % dengan 60 % layanan untuk "
+            "prefill: ÷ 0,52, 1,9× lebih lama)."
+        ),
+        source_id="Chunked prefill (Agrawal dkk. 2024, Sarathi-Serve); antrean M/D/1 pada prefill",
     ),
     Quantity(
         "load_requests_per_s",
@@ -263,6 +341,13 @@ LOAD = (
         QUEUE,
         expr=safe_div(R("peak_requests_per_s"), R("fleet_replicas")),
         overridable=True,
+        doc_id=(
+            "Permintaan per detik di jam puncak ÷ replika dalam armada. Isi laju tertentu untuk melihat "
+            "latensi pada beban itu."
+        ),
+        source_id=(
+            "Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024); hukum Little untuk pengguna yang sedang decode"
+        ),
     ),
     Quantity(
         "utilization_frac",
@@ -271,6 +356,8 @@ LOAD = (
         "Load × service time: at 1 the queue grows without bound.",
         QUEUE,
         expr=R("load_requests_per_s") * R("service_s"),
+        doc_id="Beban × waktu layanan: pada nilai 1 antrean tumbuh tanpa batas.",
+        source_id="Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024)",
     ),
     Quantity(
         "concurrent_users",
@@ -280,6 +367,11 @@ LOAD = (
         QUEUE + "; " + BOOK_BATCH,
         expr=MAX(1, batch_at(R("load_requests_per_s"))),
         overridable=True,
+        doc_id=(
+            "Permintaan yang sedang di-decode bersamaan pada beban ini (hukum Little, minimal 1). Isi "
+            "angka untuk mempelajari batch tetap."
+        ),
+        source_id="Hukum Little; antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024); buku, bab 11.2–11.3",
     ),
     Quantity(
         "ttft_s",
@@ -289,6 +381,12 @@ LOAD = (
         "D(2 − λ(2d + D)) ÷ (2(1 − λd)(1 − λS)), D prefill, d decode time per request, S = D + d.",
         QUEUE,
         expr=queue_ttft(R("prefill_s"), R("service_s")),
+        doc_id=(
+            "Waktu prefill yang diperpanjang oleh pekerjaan decode di replika yang sama, ditambah waktu "
+            "tunggu M/D/1 untuk prefill di depannya: D(2 − λ(2d + D)) ÷ (2(1 − λd)(1 − λS)), D = waktu "
+            "prefill, d = waktu decode per permintaan, S = D + d."
+        ),
+        source_id=("Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024); buku, bab 3: TTFT ≈ prefill + antrean"),
     ),
 )
 
@@ -300,6 +398,8 @@ SLA = (
         "TTFT at this load with the prefill at the fast end of its error band (service time shortened alike).",
         "kalkulator accuracy (leave-one-device-out, prompt rows); " + QUEUE,
         expr=queue_ttft(R("prefill_fast_s"), R("service_s") + R("prefill_fast_s") - R("prefill_s")),
+        doc_id=("TTFT pada beban ini dengan prefill di ujung cepat pita galatnya (waktu layanan ikut memendek)."),
+        source_id="kalkulator accuracy (satu perangkat disisihkan, baris prompt); antrean M/D/1 pada prefill",
     ),
     Quantity(
         "ttft_slow_s",
@@ -308,6 +408,10 @@ SLA = (
         "TTFT at this load with the prefill at the slow end of its error band: what the fleet is sized for.",
         "kalkulator accuracy (leave-one-device-out, prompt rows); " + QUEUE,
         expr=queue_ttft(R("sla_prefill_s"), R("sla_service_s")),
+        doc_id=(
+            "TTFT pada beban ini dengan prefill di ujung lambat pita galatnya: yang dipakai untuk menentukan armada."
+        ),
+        source_id="kalkulator accuracy (satu perangkat disisihkan, baris prompt); antrean M/D/1 pada prefill",
     ),
     Quantity(
         "sla_prefill_s",
@@ -317,6 +421,11 @@ SLA = (
         "low end of the held-out error band.",
         "kalkulator accuracy (leave-one-device-out, prompt rows)",
         expr=R("prefill_slow_s"),
+        doc_id=(
+            "Ujung lambat waktu prefill: armada memenuhi target TTFT meskipun kecepatan prompt berada "
+            "di ujung bawah pita galat uji."
+        ),
+        source_id="kalkulator accuracy (satu perangkat disisihkan, baris prompt)",
     ),
     Quantity(
         "sla_service_s",
@@ -325,6 +434,8 @@ SLA = (
         "Service time with the prefill at its slow end.",
         QUEUE,
         expr=R("service_s") + R("sla_prefill_s") - R("prefill_s"),
+        doc_id="Waktu layanan dengan prefill pada ujung lambatnya.",
+        source_id="Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024)",
     ),
     Quantity(
         "ttft_band_flag",
@@ -334,6 +445,11 @@ SLA = (
         "is met depends on the estimate's error, not on the fleet.",
         "kalkulator accuracy (leave-one-device-out, prompt rows)",
         expr=AND(R("sla_ttft_s") >= R("prefill_fast_s"), R("sla_ttft_s") <= R("sla_prefill_s")),
+        doc_id=(
+            "TRUE bila target TTFT berada di antara ujung cepat dan ujung lambat waktu prefill satu "
+            "permintaan: tercapai atau tidaknya bergantung pada galat perkiraan, bukan pada armada."
+        ),
+        source_id="kalkulator accuracy (satu perangkat disisihkan, baris prompt)",
     ),
     Quantity(
         "sla_ttft_requests_per_s",
@@ -361,6 +477,11 @@ SLA = (
             ),
             0,
         ),
+        doc_id=(
+            "Beban saat TTFT mencapai targetnya (akar terkecil rumus TTFT yang disamakan dengan "
+            "target); 0 bila replika yang menganggur pun lebih lambat."
+        ),
+        source_id="Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024)",
     ),
     Quantity(
         "sla_tpot_batch_users",
@@ -382,6 +503,11 @@ SLA = (
                 R("serving_batch_users"),
             ),
         ),
+        doc_id=(
+            "Jumlah pengguna per langkah sebelum waktu langkah melewati target TPOT (pada kedua garis), "
+            "dalam batch terbesar."
+        ),
+        source_id="Buku, bab 3 (TPOT naik dengan jumlah permintaan bersamaan) dan bab 11.1",
     ),
     Quantity(
         "sla_tpot_requests_per_s",
@@ -399,6 +525,11 @@ SLA = (
             ),
             0,
         ),
+        doc_id=(
+            "Batch itu × 1000 ÷ (token output × waktu langkahnya) (hukum Little); 0 bila satu pengguna "
+            "saja sudah terlalu lambat."
+        ),
+        source_id="Hukum Little",
     ),
     Quantity(
         "sla_max_requests_per_s",
@@ -409,6 +540,12 @@ SLA = (
         QUEUE,
         expr=MIN(R("sla_ttft_requests_per_s"), R("sla_tpot_requests_per_s")),
         overridable=True,
+        doc_id=(
+            "Yang lebih kecil dari kedua beban: permintaan per detik terbanyak yang dilayani satu "
+            "replika dalam kedua target. Isi angka hasil ukur Anda pada target tersebut untuk "
+            "menghitung armada dengannya."
+        ),
+        source_id="Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024); hukum Little",
     ),
     Quantity(
         "sla_max_concurrent_users",
@@ -417,6 +554,8 @@ SLA = (
         "Requests decoding at once at that load (Little's law).",
         QUEUE,
         expr=batch_at(R("sla_max_requests_per_s")),
+        doc_id="Permintaan yang sedang di-decode bersamaan pada beban itu (hukum Little).",
+        source_id="Hukum Little",
     ),
     Quantity(
         "sla_text",
@@ -437,6 +576,8 @@ SLA = (
                 ),
             ),
         ),
+        doc_id="Apakah konfigurasi GPU ini bisa memenuhi target, dan apa yang perlu diubah bila tidak.",
+        source_id="Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024); hukum Little",
     ),
 )
 
@@ -452,6 +593,11 @@ FLEET = (
             MAX(1, _whole(R("peak_requests_per_s") / R("sla_max_requests_per_s"))),
             0,
         ),
+        doc_id=(
+            "Permintaan per detik di jam puncak ÷ kapasitas per replika dalam target, dibulatkan ke "
+            "atas (0 = target tidak tercapai)."
+        ),
+        source_id="Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024); hukum Little",
     ),
     Quantity(
         "gpus_needed",
@@ -462,6 +608,11 @@ FLEET = (
         QUEUE,
         expr=(MAX(1, R("replicas_needed")) + R("spare_replicas")) * R("n_gpus"),
         overridable=True,
+        doc_id=(
+            "Replika × GPU per replika (satu replika bila target tidak tercapai). Capex, daya, sewa dan "
+            "jam cloud memakai armada ini. Isi angka untuk menghitung armada pilihan Anda."
+        ),
+        source_id="Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024); hukum Little",
     ),
     Quantity(
         "spare_replicas",
@@ -470,6 +621,11 @@ FLEET = (
         "Replicas bought, powered and paid for but kept out of the capacity, so the targets hold when one fails.",
         "Redundansi N+1 (buku: biaya HA/N+1)",
         default=0,
+        doc_id=(
+            "Replika yang dibeli, dinyalakan dan dibayar tetapi tidak dihitung sebagai kapasitas, agar "
+            "target tetap terpenuhi saat satu replika rusak."
+        ),
+        source_id="Redundansi N+1 (buku: biaya HA/N+1)",
     ),
     Quantity(
         "fleet_hint_text",
@@ -487,6 +643,8 @@ FLEET = (
             ),
             "",
         ),
+        doc_id=("Menyebut bila batas batch mesin, bukan GPU, yang menentukan jumlah replika (kosong bila tidak)."),
+        source_id="Antrean dan batch per replika (lihat sheet TPS)",
     ),
     Quantity(
         "fleet_replicas",
@@ -495,6 +653,8 @@ FLEET = (
         "Fleet GPUs ÷ GPUs per replica, rounded down, less the spare replicas; at least 1.",
         QUEUE,
         expr=MAX(1, ROUNDDOWN(ROUND(safe_div(R("gpus_needed"), R("n_gpus")), 9), 0) - R("spare_replicas")),
+        doc_id="GPU armada ÷ GPU per replika, dibulatkan ke bawah, dikurangi replika cadangan; minimal 1.",
+        source_id="Kapasitas armada",
     ),
     Quantity(
         "servers_needed",
@@ -503,6 +663,8 @@ FLEET = (
         "Fleet GPUs ÷ GPUs per server, rounded up.",
         "Buku, Bab TCO",
         expr=MAX(1, _whole(safe_div(R("gpus_needed"), R("gpus_per_server")))),
+        doc_id="GPU armada ÷ GPU per server, dibulatkan ke atas.",
+        source_id="Buku, subbab TCO 5 tahun",
     ),
     Quantity(
         "capacity_requests_per_day",
@@ -516,6 +678,12 @@ FLEET = (
         * R("active_hours_per_day")
         * 3600
         / MAX(1, R("peak_to_average_ratio")),
+        doc_id=(
+            "Replika × kapasitas dalam target (atau kapasitas maksimum bila target tak tercapai) × jam "
+            "aktif × 3.600 ÷ rasio puncak ÷ rata-rata: permintaan harian terbanyak dengan pola lalu "
+            "lintas ini."
+        ),
+        source_id="Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024); hukum Little",
     ),
     Quantity(
         "served_requests_per_day",
@@ -524,6 +692,8 @@ FLEET = (
         "The smaller of demand and capacity.",
         QUEUE,
         expr=MIN(R("requests_per_day"), R("capacity_requests_per_day")),
+        doc_id="Yang lebih kecil dari kebutuhan dan kapasitas.",
+        source_id="Kapasitas armada",
     ),
     Quantity(
         "served_frac",
@@ -532,6 +702,8 @@ FLEET = (
         "Requests served ÷ requests (1 when there is no demand).",
         QUEUE,
         expr=safe_div(R("served_requests_per_day"), R("requests_per_day"), 1),
+        doc_id="Permintaan terlayani ÷ permintaan (1 bila tidak ada kebutuhan).",
+        source_id="Kapasitas armada",
     ),
     Quantity(
         "demand_capacity_frac",
@@ -540,6 +712,8 @@ FLEET = (
         "Above 1 the fleet cannot serve the demand within the targets.",
         "Consistency check",
         expr=safe_div(R("requests_per_day"), R("capacity_requests_per_day")),
+        doc_id="Di atas 1, armada tidak mampu melayani kebutuhan dalam target.",
+        source_id="Pemeriksaan konsistensi",
     ),
 )
 

@@ -113,6 +113,10 @@ QUANTITIES = (
         "Tensor parallel: all GPUs read and compute at once; layer split: one at a time.",
         "llama.cpp --split-mode layer; vLLM tensor parallel",
         expr=IF(EQ(R("split_type"), "tensor"), R("n_gpus"), 1),
+        doc_id=(
+            "Tensor parallel: semua GPU membaca dan menghitung bersamaan; split per layer: satu GPU pada satu waktu."
+        ),
+        source_id="llama.cpp --split-mode layer; vLLM tensor parallel; buku, bab 6.3",
     ),
     Quantity(
         "usable_hardware_flag",
@@ -126,6 +130,11 @@ QUANTITIES = (
             R("gpu_fp32_tflops") > 0,
             R("decode_efficiency_frac") > 0,
         ),
+        doc_id=(
+            "FALSE bila bandwidth, FLOPS atau salah satu efisiensi bernilai 0: kecepatan lalu "
+            "ditampilkan 0 (lihat status)."
+        ),
+        source_id="Pemeriksaan konsistensi",
     ),
     Quantity(
         "weights_read_gb_per_token",
@@ -134,6 +143,8 @@ QUANTITIES = (
         "Weights × active ÷ total parameters (MoE reads only the routed experts).",
         BOOK_TPS,
         expr=safe_div(R("weights_gb") * R("model_active_params_b"), R("model_params_b")),
+        doc_id="Bobot × parameter aktif ÷ parameter total (MoE hanya membaca expert yang dipilih router).",
+        source_id="Buku, bab 12.1: tok/s = bandwidth ÷ byte yang dibaca per token",
     ),
     Quantity(
         "decode_touched_experts",
@@ -143,6 +154,14 @@ QUANTITIES = (
         "experts than one sequence, all of them once the batch is large (0 for a dense model).",
         "Expected distinct experts hit by B tokens routed independently (Mixtral, Jiang et al. 2024)",
         expr=touched_experts(R("concurrent_users")),
+        doc_id=(
+            "E × (1 − (1 − k/E)^pengguna): setiap sekuens dalam batch memilih k dari E expert, sehingga "
+            "batch membaca lebih banyak expert daripada satu sekuens, semuanya bila batch besar (0 "
+            "untuk model dense)."
+        ),
+        source_id=(
+            "Harapan jumlah expert berbeda yang dikenai B token yang dirutekan bebas (Mixtral, Jiang dkk. 2024)"
+        ),
     ),
     Quantity(
         "moe_batch_extra_gb_per_step",
@@ -152,6 +171,13 @@ QUANTITIES = (
         "one sequence's active weights.",
         "Expected distinct experts hit by B tokens (Mixtral, Jiang et al. 2024); model catalog: experts",
         expr=moe_extra_gb(R("concurrent_users")),
+        doc_id=(
+            "Bobot × porsi parameter expert terarah × (expert tersentuh − k) ÷ E: yang dibaca batch di "
+            "luar bobot aktif satu sekuens."
+        ),
+        source_id=(
+            "Harapan jumlah expert berbeda yang dikenai B token (Mixtral, Jiang dkk. 2024); katalog model: experts"
+        ),
     ),
     Quantity(
         "decode_read_gb_per_step",
@@ -161,6 +187,8 @@ QUANTITIES = (
         "current context.",
         BOOK_TPS,
         expr=R("weights_read_gb_per_token") + R("moe_batch_extra_gb_per_step") + R("kv_cache_gb"),
+        doc_id="Bobot sekali per langkah ditambah KV cache setiap pengguna pada konteks saat itu.",
+        source_id="Buku, bab 12.1 dan 10.3 (KV cache ikut dibaca)",
     ),
     Quantity(
         "arithmetic_intensity_flop_per_byte",
@@ -169,6 +197,10 @@ QUANTITIES = (
         "FLOPs per byte read in one decode step: 2 × active params × users ÷ bytes read.",
         "Roofline model (Williams et al. 2009); Buku, Bab arithmetic intensity",
         expr=safe_div(2 * R("model_active_params_b") * R("concurrent_users"), R("decode_read_gb_per_step")),
+        doc_id=(
+            "FLOP per byte yang dibaca dalam satu langkah decode: 2 × parameter aktif × pengguna ÷ byte yang dibaca."
+        ),
+        source_id="Model roofline (Williams dkk. 2009); buku, bab 9.3 (arithmetic intensity)",
     ),
     Quantity(
         "ridge_flop_per_byte",
@@ -177,6 +209,8 @@ QUANTITIES = (
         "Peak FLOPS ÷ bandwidth: above this intensity a step is compute-bound.",
         "Roofline model",
         expr=safe_div(R("gpu_compute_tflops") * 1000, R("gpu_mem_bandwidth_gbs")),
+        doc_id="FLOPS puncak ÷ bandwidth: di atas intensitas ini satu langkah menjadi compute-bound.",
+        source_id="Model roofline; buku, bab 13.4",
     ),
     Quantity(
         "ridge_batch_users",
@@ -185,6 +219,10 @@ QUANTITIES = (
         "Users per step at which weight reads stop being the bottleneck (KV reads ignored).",
         "Roofline model",
         expr=safe_div(R("ridge_flop_per_byte") * R("weights_read_gb_per_token"), 2 * R("model_active_params_b")),
+        doc_id=(
+            "Jumlah pengguna per langkah saat pembacaan bobot berhenti menjadi bottleneck (pembacaan KV diabaikan)."
+        ),
+        source_id="Model roofline; buku, bab 13.4 (dikoreksi, lihat errata di Panduan)",
     ),
     Quantity(
         "decode_fixed_memory_ms",
@@ -194,6 +232,11 @@ QUANTITIES = (
         "(100 % efficiency); paid once per step whatever the batch.",
         BOOK_TPS + "; llama.cpp partial offload",
         expr=weight_read_ms(R("weights_read_gb_per_token")),
+        doc_id=(
+            "Bobot aktif di GPU ÷ bandwidth paralelnya + bobot offload ÷ bandwidth RAM sistem "
+            "(efisiensi 100 %); dibayar sekali per langkah berapa pun ukuran batch."
+        ),
+        source_id=("Buku, bab 12.1: tok/s = bandwidth ÷ byte yang dibaca per token; offload sebagian di llama.cpp"),
     ),
     Quantity(
         "decode_user_memory_ms",
@@ -202,6 +245,11 @@ QUANTITIES = (
         "One user's KV cache ÷ the GPUs' parallel bandwidth (100 % efficiency): what each extra user adds to a step.",
         BOOK_TPS,
         expr=safe_div(R("kv_cache_gb_per_user") * 1000, R("gpu_mem_bandwidth_gbs") * R("parallel_gpus")),
+        doc_id=(
+            "KV cache satu pengguna ÷ bandwidth paralel GPU (efisiensi 100 %): tambahan waktu per "
+            "langkah untuk setiap pengguna."
+        ),
+        source_id="Buku, bab 12.1 dan 10.3",
     ),
     Quantity(
         "decode_step_memory_ms",
@@ -210,6 +258,8 @@ QUANTITIES = (
         "Weight-read time + users × KV-cache read time per user (100 % efficiency).",
         BOOK_TPS,
         expr=R("decode_fixed_memory_ms") + R("concurrent_users") * R("decode_user_memory_ms"),
+        doc_id="Waktu baca bobot + pengguna × waktu baca KV cache per pengguna (efisiensi 100 %).",
+        source_id="Buku, bab 12.1 dan 10.3",
     ),
     Quantity(
         "matmul_tflops",
@@ -229,6 +279,16 @@ QUANTITIES = (
                 safe_div(R("prefill_alu_work_ratio"), R("gpu_fp32_tflops") * R("parallel_gpus")),
             ),
         ),
+        doc_id=(
+            "1 ÷ (1 ÷ (FLOPS puncak format × GPU paralel × efisiensi komputasi) + untuk bobot "
+            "terkuantisasi kerja ALU per FLOP ÷ (laju FP32 core shader × GPU)). Kernel integer dan "
+            "dekuantisasi membongkar, menskala dan mengonversi bobot di core biasa di samping tensor "
+            "unit: kartu dengan sedikit core untuk puncak tensornya (A100/H100, Turing, Volta) mencapai "
+            "porsi yang lebih kecil."
+        ),
+        source_id=(
+            "Di-fit oleh kalkulator calibrate (kecepatan prompt llama.cpp di kartu GeForce, workstation dan datacenter)"
+        ),
     ),
     Quantity(
         "decode_user_compute_ms",
@@ -242,6 +302,11 @@ QUANTITIES = (
             4 * attended_layer_tokens(R("context_tokens")) * R("model_heads") * R("model_head_dim") * 1000,
             R("gpu_compute_tflops") * 1e12 * R("parallel_gpus") * R("prefill_efficiency_frac"),
         ),
+        doc_id=(
+            "2 × parameter aktif ÷ FLOPS terpakai untuk perkalian bobot + FLOP attention 4 × layer × "
+            "konteks × head × head_dim ÷ (FLOPS puncak × GPU × efisiensi komputasi)."
+        ),
+        source_id="Kaplan dkk. 2020 (2N FLOP per token); buku, bab 9.3",
     ),
     Quantity(
         "decode_step_compute_ms",
@@ -250,6 +315,8 @@ QUANTITIES = (
         "Users × compute time per user.",
         "Kaplan et al. 2020 (2N FLOPs per token); Buku, Bab arithmetic intensity",
         expr=R("concurrent_users") * R("decode_user_compute_ms"),
+        doc_id="Pengguna × waktu komputasi per pengguna.",
+        source_id="Kaplan dkk. 2020 (2N FLOP per token); buku, bab 9.3",
     ),
     Quantity(
         "decode_tok_s_ideal",
@@ -258,6 +325,8 @@ QUANTITIES = (
         "1 ÷ memory time per step: 100 % of peak bandwidth, no fixed costs.",
         BOOK_TPS,
         expr=safe_div(1000, R("decode_step_memory_ms")),
+        doc_id="1 ÷ waktu baca memori per langkah: 100 % bandwidth puncak, tanpa biaya tetap.",
+        source_id="Buku, bab 12.1–12.2: tok/s ideal = bandwidth ÷ ukuran bobot",
     ),
     Quantity(
         "decode_user_overhead_ms",
@@ -266,6 +335,8 @@ QUANTITIES = (
         "Layers × context × attention cost per context token (sliding-window layers: at most their window).",
         "Fitted by kalkulator calibrate (see Katalog Model: parameter kecepatan)",
         expr=attended_layer_tokens(R("context_tokens")) * R("decode_attention_ns") / 1e6,
+        doc_id="Layer × konteks × biaya attention per token konteks.",
+        source_id="Di-fit oleh kalkulator calibrate (lihat Katalog Model: parameter kecepatan)",
     ),
     Quantity(
         "decode_overhead_ms",
@@ -274,6 +345,8 @@ QUANTITIES = (
         "Layers × cost per layer + users × attention cost per user.",
         "Fitted by kalkulator calibrate (see Katalog Model: parameter kecepatan)",
         expr=R("model_layers") * R("decode_layer_overhead_ms") + R("concurrent_users") * R("decode_user_overhead_ms"),
+        doc_id="Layer × biaya per layer + pengguna × biaya attention per pengguna.",
+        source_id=("Di-fit oleh kalkulator calibrate (lihat Katalog Model: parameter kecepatan); buku, bab 12.4"),
     ),
     Quantity(
         "link_hop_us",
@@ -283,6 +356,11 @@ QUANTITIES = (
         "two copies, twice the latency.",
         LINK,
         expr=IF(EQ(R("gpu_p2p_mode"), "yes"), R("gpu_link_latency_us"), 2 * R("gpu_link_latency_us")),
+        doc_id=(
+            "Latensi per lompatan dengan akses peer-to-peer; tanpa P2P (GeForce) setiap salinan lewat "
+            "RAM host: GPU → RAM host → GPU, dua salinan, latensi dua kali."
+        ),
+        source_id="Katalog GPU: interkoneksi (jenis, bandwidth, latensi per lompatan, P2P)",
     ),
     Quantity(
         "link_effective_bandwidth_gbs",
@@ -292,6 +370,8 @@ QUANTITIES = (
         "host memory).",
         LINK,
         expr=IF(EQ(R("gpu_p2p_mode"), "yes"), R("gpu_link_bandwidth_gbs"), R("gpu_link_bandwidth_gbs") / 2),
+        doc_id=("Bandwidth interkoneksi per arah; tanpa P2P separuhnya (setiap byte disalin dua kali lewat RAM host)."),
+        source_id="Katalog GPU: interkoneksi",
     ),
     Quantity(
         "allreduce_steps",
@@ -313,6 +393,12 @@ QUANTITIES = (
             ),
             0,
         ),
+        doc_id=(
+            "All-reduce ring: 2 × (GPU − 1) langkah (reduce-scatter lalu all-gather); lewat switch atau "
+            "mesh penuh (NVSwitch, Infinity Fabric, RoCE all-to-all) setiap GPU mencapai yang lain "
+            "dalam satu lompatan: 2 langkah."
+        ),
+        source_id="Patarasuk & Yuan 2009 (all-reduce ring); all-reduce one-shot NCCL/vLLM pada NVSwitch",
     ),
     Quantity(
         "allreduce_us",
@@ -323,6 +409,11 @@ QUANTITIES = (
         LINK + "; Hockney model (latency × hops + bytes ÷ bandwidth)",
         expr=R("allreduce_steps") * R("link_hop_us"),
         overridable=True,
+        doc_id=(
+            "Lompatan × waktu per lompatan: biaya satu pertukaran berapa pun ukurannya. Ketik waktu "
+            "terukur dari all_reduce_perf (nccl-tests) pada ukuran kecil untuk memakainya."
+        ),
+        source_id=("Katalog GPU: interkoneksi; model Hockney (latensi × lompatan + byte ÷ bandwidth); buku, bab 6.3"),
     ),
     Quantity(
         "allreduce_user_us",
@@ -336,6 +427,12 @@ QUANTITIES = (
             safe_div(2 * (R("n_gpus") - 1), R("n_gpus")) * R("model_hidden") * R("engine_activation_bytes"),
             R("link_effective_bandwidth_gbs") * 1000,
         ),
+        doc_id=(
+            "2 × (GPU − 1) ÷ GPU × hidden × byte per aktivasi (aktivasi satu sekuens: 2 untuk "
+            "FP16/BF16) ÷ bandwidth efektif: tambahan setiap sekuens dalam batch (atau token prompt) "
+            "pada satu all-reduce."
+        ),
+        source_id="Volume all-reduce ring 2(n − 1)/n × pesan (Patarasuk & Yuan 2009)",
     ),
     Quantity(
         "model_ffn_hidden",
@@ -353,6 +450,13 @@ QUANTITIES = (
                 3 * R("model_hidden"),
             ),
         ),
+        doc_id=(
+            "Parameter aktif dikurangi embedding input dan output (2 × vocab × hidden), per layer, "
+            "dikurangi matriks attention (2 × hidden × (head + KV head) × dimensi head), ÷ (3 × "
+            "hidden): MLP bergerbang memuat 3 matriks hidden × lebar FFN (LLaMA-7B: 11.013 terhadap "
+            "11.008 yang dipublikasikan; model MoE: lebar expert aktifnya)."
+        ),
+        source_id=("Touvron dkk. 2023 (LLaMA: MLP SwiGLU dengan 3 matriks); katalog model: parameter dan bentuk"),
     ),
     Quantity(
         "tensor_copy_bandwidth_gbs",
@@ -363,6 +467,12 @@ QUANTITIES = (
         "prompt rows; 1 for all-reduce engines).",
         LINK + "; engine catalog: exchange_bandwidth_frac",
         expr=R("link_effective_bandwidth_gbs") * R("engine_exchange_bandwidth_frac"),
+        doc_id=(
+            "Bandwidth interkoneksi efektif × porsi yang dicapai salinan tensor parallel aktivasi "
+            "prompt (llama.cpp '--split-mode row': megabyte per matriks yang dibagi, disalin per 128 "
+            "kolom; di-fit pada baris prompt '--split-mode row'; 1 untuk mesin all-reduce)."
+        ),
+        source_id="Katalog GPU: interkoneksi; katalog mesin: exchange_bandwidth_frac",
     ),
     Quantity(
         "tensor_parallel_layer_bytes_per_token",
@@ -378,6 +488,19 @@ QUANTITIES = (
         "and its output slices back (cudaMemcpy2DAsync); ring all-reduce volume (Patarasuk & Yuan 2009); engine "
         "catalog: tensor_exchange, activation_bytes",
         expr=exchange_bytes(IF(EQ(R("quant_kind_type"), "float"), R("engine_activation_bytes"), Q8_1_BYTES)),
+        doc_id=(
+            "Mesin all-reduce: pertukaran per layer × 2 (GPU − 1) ÷ GPU × hidden × byte per aktivasi. "
+            "llama.cpp '--split-mode row' (gather): setiap 7 matriks yang dibagi menyalin seluruh "
+            "inputnya dari GPU utama ke setiap GPU lain, (GPU − 1) × (5 × hidden + head × dimensi head "
+            "+ lebar FFN) nilai, dan irisan output setiap GPU kembali, (GPU − 1) ÷ GPU × (2 × hidden + "
+            "head × dimensi head + 2 × KV head × dimensi head + 2 × lebar FFN) nilai, 4 byte (FP32); "
+            "saat decode, bobot terkuantisasi menerima input sebagai blok 8-bit (q8_1: 36 byte per 32 "
+            "nilai)."
+        ),
+        source_id=(
+            "llama.cpp '--split-mode row': ggml_cuda_op_mul_mat (ggml-cuda.cu); volume all-reduce ring "
+            "(Patarasuk & Yuan 2009); katalog mesin: tensor_exchange, activation_bytes"
+        ),
     ),
     Quantity(
         "prefill_tensor_layer_bytes_per_token",
@@ -387,6 +510,15 @@ QUANTITIES = (
         "through cuBLAS with FP32 inputs): 227 kB per token and layer for LLaMA-7B on 2 GPUs.",
         ROW_SPLIT + " (prompts: FP32 input for the cuBLAS path); engine catalog: tensor_exchange, activation_bytes",
         expr=exchange_bytes(R("engine_activation_bytes")),
+        doc_id=(
+            "Seperti saat decode, dengan setiap input disalin pada lebar aktivasi mesin (llama.cpp "
+            "mengalikan prompt lewat cuBLAS dengan input FP32): 227 kB per token per layer untuk "
+            "LLaMA-7B pada 2 GPU."
+        ),
+        source_id=(
+            "llama.cpp '--split-mode row': ggml_cuda_op_mul_mat (ggml-cuda.cu); katalog mesin: "
+            "tensor_exchange, activation_bytes"
+        ),
     ),
     Quantity(
         "tensor_parallel_ms",
@@ -403,6 +535,14 @@ QUANTITIES = (
             * (R("allreduce_us") + R("engine_exchange_us"))
             / 1000,
         ),
+        doc_id=(
+            "Layer × pertukaran per layer × (latensi all-reduce + biaya mesin per pertukaran), bila "
+            "layer dibagi ke beberapa GPU secara tensor parallel."
+        ),
+        source_id=(
+            "Tensor parallelism Megatron-LM (Shoeybi dkk. 2019): 2 all-reduce per layer; llama.cpp "
+            "'--split-mode row'; katalog mesin: exchange_us; buku, bab 6.3"
+        ),
     ),
     Quantity(
         "tensor_parallel_per_user_ms",
@@ -417,6 +557,12 @@ QUANTITIES = (
                 R("model_layers") * R("tensor_parallel_layer_bytes_per_token"), R("link_effective_bandwidth_gbs") * 1e6
             ),
         ),
+        doc_id=(
+            "Layer × byte antar-GPU per token per layer ÷ bandwidth interkoneksi efektif: yang "
+            "ditambahkan setiap pengguna pada satu langkah (salinan satu token kecil: berjalan pada "
+            "laju link, waktunya sebagian besar lompatan)."
+        ),
+        source_id="Tensor parallelism Megatron-LM (Shoeybi dkk. 2019); volume all-reduce ring",
     ),
     Quantity(
         "layer_split_ms",
@@ -425,6 +571,8 @@ QUANTITIES = (
         "(GPUs − 1) boundaries × (the engine's cost per boundary + one hop): the stages run one after another.",
         "llama.cpp --split-mode layer (ggml backend scheduler); engine catalog: stage_boundary_us",
         expr=multi_gpu("layer", (R("n_gpus") - 1) * (R("engine_stage_boundary_us") + R("link_hop_us")) / 1000),
+        doc_id=("(GPU − 1) batas × (biaya mesin per batas + satu lompatan): tahap-tahap berjalan bergantian."),
+        source_id="llama.cpp --split-mode layer (penjadwal backend ggml); katalog mesin: stage_boundary_us",
     ),
     Quantity(
         "layer_split_per_user_ms",
@@ -439,6 +587,11 @@ QUANTITIES = (
             * safe_div(R("model_hidden") * R("engine_activation_bytes"), R("link_effective_bandwidth_gbs") * 1000)
             / 1000,
         ),
+        doc_id=(
+            "(GPU − 1) × hidden × byte per aktivasi ÷ bandwidth efektif: aktivasi setiap pengguna "
+            "melewati setiap batas."
+        ),
+        source_id="llama.cpp --split-mode layer",
     ),
     Quantity(
         "multi_gpu_step_ms",
@@ -447,6 +600,8 @@ QUANTITIES = (
         "Tensor-parallel exchange + layer-split hand-overs (0 on one GPU).",
         LINK,
         expr=R("tensor_parallel_ms") + R("layer_split_ms"),
+        doc_id="Pertukaran tensor parallel + serah terima layer split (0 pada satu GPU).",
+        source_id="Katalog GPU: interkoneksi",
     ),
     Quantity(
         "multi_gpu_per_user_ms",
@@ -455,6 +610,8 @@ QUANTITIES = (
         "Tensor-parallel exchange per user + layer-split hand-over per user (0 on one GPU).",
         LINK,
         expr=R("tensor_parallel_per_user_ms") + R("layer_split_per_user_ms"),
+        doc_id=("Pertukaran tensor parallel per pengguna + serah terima layer split per pengguna (0 pada satu GPU)."),
+        source_id="Katalog GPU: interkoneksi",
     ),
     Quantity(
         "memory_bound_step_base_ms",
@@ -465,6 +622,8 @@ QUANTITIES = (
         expr=safe_div(R("decode_fixed_memory_ms"), R("decode_efficiency_frac"))
         + R("model_layers") * R("decode_layer_overhead_ms")
         + R("multi_gpu_step_ms"),
+        doc_id="Waktu baca bobot ÷ efisiensi + layer × biaya per layer + pertukaran tensor parallel.",
+        source_id="Buku, bab 12.1 dan 12.4; di-fit oleh kalkulator calibrate",
     ),
     Quantity(
         "memory_bound_step_per_user_ms",
@@ -475,6 +634,8 @@ QUANTITIES = (
         expr=safe_div(R("decode_user_memory_ms"), R("decode_efficiency_frac"))
         + R("decode_user_overhead_ms")
         + R("multi_gpu_per_user_ms"),
+        doc_id="Waktu baca KV cache ÷ efisiensi + biaya attention per pengguna.",
+        source_id="Buku, bab 12.1 dan 10.3; di-fit oleh kalkulator calibrate",
     ),
     Quantity(
         "compute_bound_step_base_ms",
@@ -483,6 +644,8 @@ QUANTITIES = (
         "Layers × cost per layer + the multi-GPU cost per step.",
         "Roofline model; fitted by kalkulator calibrate",
         expr=R("model_layers") * R("decode_layer_overhead_ms") + R("multi_gpu_step_ms"),
+        doc_id="Layer × biaya per layer + pertukaran tensor parallel.",
+        source_id="Model roofline; di-fit oleh kalkulator calibrate",
     ),
     Quantity(
         "compute_bound_step_per_user_ms",
@@ -491,6 +654,8 @@ QUANTITIES = (
         "Compute time per user + attention cost per user + the multi-GPU cost per user.",
         "Roofline model; fitted by kalkulator calibrate",
         expr=R("decode_user_compute_ms") + R("decode_user_overhead_ms") + R("multi_gpu_per_user_ms"),
+        doc_id="Waktu komputasi per pengguna + biaya attention per pengguna.",
+        source_id="Model roofline; di-fit oleh kalkulator calibrate",
     ),
     Quantity(
         "decode_step_ms",
@@ -500,6 +665,12 @@ QUANTITIES = (
         "users: the larger of the memory-bound and compute-bound lines.",
         BOOK_TPS + "; fitted by kalkulator calibrate",
         expr=decode_step(R("concurrent_users")),
+        doc_id=(
+            "Maks(waktu memori ÷ efisiensi, waktu komputasi) + biaya tetap + pertukaran tensor "
+            "parallel, untuk pengguna bersamaan: yang lebih besar dari garis memory-bound dan "
+            "compute-bound."
+        ),
+        source_id="Buku, bab 12.1, 12.4 dan 13.4; di-fit oleh kalkulator calibrate",
     ),
     Quantity(
         "decode_tok_s",
@@ -509,6 +680,11 @@ QUANTITIES = (
         BOOK_TPS,
         expr=IF(R("usable_hardware_flag"), safe_div(1000, R("decode_step_ms")), 0),
         overridable=True,
+        doc_id=(
+            "Token yang diterima setiap pengguna per detik. Isi kecepatan hasil ukur Anda di sel kuning "
+            "untuk memakainya."
+        ),
+        source_id="Buku, bab 12.1–12.2: tok/s realistis = tok/s ideal × efisiensi",
     ),
     Quantity(
         "decode_tok_s_low",
@@ -517,6 +693,8 @@ QUANTITIES = (
         "Realistic speed × (1 + lower error bound): 9 in 10 held-out devices were at least this fast.",
         "kalkulator accuracy (leave-one-device-out)",
         expr=R("decode_tok_s") * (1 + R("speed_error_low_frac")),
+        doc_id=("Kecepatan realistis × (1 + batas bawah galat): 9 dari 10 perangkat uji setidaknya secepat ini."),
+        source_id="kalkulator accuracy (uji dengan satu perangkat disisihkan)",
     ),
     Quantity(
         "decode_tok_s_high",
@@ -525,6 +703,8 @@ QUANTITIES = (
         "Realistic speed × (1 + upper error bound): 9 in 10 held-out devices were at most this fast.",
         "kalkulator accuracy (leave-one-device-out)",
         expr=R("decode_tok_s") * (1 + R("speed_error_high_frac")),
+        doc_id=("Kecepatan realistis × (1 + batas atas galat): 9 dari 10 perangkat uji paling cepat sebesar ini."),
+        source_id="kalkulator accuracy (uji dengan satu perangkat disisihkan)",
     ),
     Quantity(
         "tpot_ms",
@@ -533,6 +713,8 @@ QUANTITIES = (
         "1000 ÷ tok/s per user.",
         BOOK_LAT,
         expr=safe_div(1000, R("decode_tok_s")),
+        doc_id="1000 ÷ tok/s per pengguna.",
+        source_id="Buku, bab 3 (TPOT) dan bab 4: tok/s = 1 ÷ TPOT",
     ),
     Quantity(
         "throughput_tok_s",
@@ -541,6 +723,8 @@ QUANTITIES = (
         "Tok/s per user × concurrent users.",
         "Buku, Bab batch dan concurrency",
         expr=R("decode_tok_s") * R("concurrent_users"),
+        doc_id="Tok/s per pengguna × pengguna bersamaan.",
+        source_id="Buku, bab 4 (throughput) dan bab 15.1, dikoreksi: throughput = batch ÷ waktu per langkah",
     ),
     Quantity(
         "prefill_cached_tokens",
@@ -549,6 +733,8 @@ QUANTITIES = (
         "Prompt tokens × prefix-cache share: already in the KV cache, no prefill compute.",
         "vLLM automatic prefix caching",
         expr=R("prompt_tokens") * R("prefix_cache_hit_frac"),
+        doc_id="Token prompt × porsi prefix cache: sudah ada di KV cache, tanpa komputasi prefill.",
+        source_id="vLLM automatic prefix caching",
     ),
     Quantity(
         "prefill_new_tokens",
@@ -557,6 +743,8 @@ QUANTITIES = (
         "Prompt tokens − cached ones.",
         "Buku, Bab prefill",
         expr=R("prompt_tokens") - R("prefill_cached_tokens"),
+        doc_id="Token prompt − token yang sudah di-cache.",
+        source_id="Buku, bab 2 (prefill)",
     ),
     Quantity(
         "prefill_matmul_tflop",
@@ -565,6 +753,8 @@ QUANTITIES = (
         "2 × active params × new prompt tokens.",
         "Kaplan et al. 2020 (2N FLOPs per token); Buku, Bab prefill",
         expr=2 * R("model_active_params_b") * 1e9 * R("prefill_new_tokens") / 1e12,
+        doc_id="2 × parameter aktif × token prompt baru.",
+        source_id="Kaplan dkk. 2020 (2N FLOP per token); Buku, Bab prefill",
     ),
     Quantity(
         "prefill_attention_tflop",
@@ -579,6 +769,12 @@ QUANTITIES = (
         * R("prefill_new_tokens")
         * attended_layer_tokens(R("prefill_cached_tokens") + R("prefill_new_tokens") / 2)
         / 1e12,
+        doc_id=(
+            "Untuk n token prompt baru setelah c token di cache: 4 × head × dimensi head × n × layer × "
+            "(c + n/2) (kausal; tiap token baru memperhatikan cache dan token baru sebelumnya; layer "
+            "sliding window paling banyak jendelanya)."
+        ),
+        source_id="Vaswani dkk. 2017; hitungan FLOP FlashAttention (Dao dkk. 2022)",
     ),
     Quantity(
         "prefill_tflop",
@@ -587,6 +783,8 @@ QUANTITIES = (
         "Weight multiplies + attention.",
         "Kaplan et al. 2020; Buku, Bab prefill",
         expr=R("prefill_matmul_tflop") + R("prefill_attention_tflop"),
+        doc_id="Perkalian bobot + attention.",
+        source_id="Kaplan dkk. 2020; buku, bab 2 (prefill) dan bab 9.3",
     ),
     Quantity(
         "prefill_compute_s",
@@ -601,6 +799,11 @@ QUANTITIES = (
             R("gpu_fp16_engine_tflops") * R("parallel_gpus") * R("prefill_attention_efficiency_frac"),
         )
         + R("prefill_new_tokens") * R("model_layers") * R("prefill_layer_overhead_us") / 1e6,
+        doc_id=(
+            "Perkalian bobot ÷ FLOPS terpakainya + attention ÷ (FLOPS FP16 puncak × GPU × efisiensi "
+            "attention) + prompt × layer × biaya per layer."
+        ),
+        source_id="Buku, bab 2 (prefill bersifat compute-bound); di-fit oleh kalkulator calibrate",
     ),
     Quantity(
         "prefill_chunks_ratio",
@@ -611,6 +814,10 @@ QUANTITIES = (
         expr=IF(
             R("prefill_chunk_tokens") > 0, ROUNDUP(safe_div(R("prefill_new_tokens"), R("prefill_chunk_tokens")), 0), 1
         ),
+        doc_id=(
+            "Token prompt baru ÷ ukuran potongan, dibulatkan ke atas (1 bila mesin mengambil seluruh prompt sekaligus)."
+        ),
+        source_id="llama.cpp n_ubatch; vLLM max_num_batched_tokens",
     ),
     Quantity(
         "prefill_weights_touched_frac",
@@ -633,6 +840,15 @@ QUANTITIES = (
             ),
             0,
         ),
+        doc_id=(
+            "1 − (1 − parameter aktif ÷ total)^(token per potongan): model dense membaca semua bobot; "
+            "satu potongan MoE membaca expert yang dituju token-tokennya, semuanya begitu potongan "
+            "berisi beberapa ratus token."
+        ),
+        source_id=(
+            "Jumlah expert berbeda yang diharapkan dari m token yang dirutekan secara independen "
+            "(Mixtral, Jiang dkk. 2024)"
+        ),
     ),
     Quantity(
         "prefill_memory_s",
@@ -647,6 +863,11 @@ QUANTITIES = (
             safe_div(R("gpu_weights_gb"), R("gpu_mem_bandwidth_gbs") * R("parallel_gpus") * R("decode_efficiency_frac"))
             + safe_div(R("weights_gb") - R("gpu_weights_gb"), R("host_mem_bandwidth_gbs") * R("decode_efficiency_frac"))
         ),
+        doc_id=(
+            "Setiap potongan membaca bobot yang dibutuhkan token-tokennya (bobot offload dari RAM "
+            "sistem): potongan × porsi yang dibaca × bobot ÷ bandwidth."
+        ),
+        source_id="Model roofline; micro-batch llama.cpp",
     ),
     Quantity(
         "prefill_calls_ratio",
@@ -667,6 +888,14 @@ QUANTITIES = (
             ),
             1,
         ),
+        doc_id=(
+            "Token prompt baru ÷ batch mesin per panggilan, dibulatkan ke atas, paling banyak satu per "
+            "potongan (llama.cpp: 2.048 token per panggilan llama_decode, masing-masing dipotong "
+            "menjadi micro-batch); 1 bila mesin mengambil seluruh prompt dalam satu panggilan."
+        ),
+        source_id=(
+            "llama.cpp n_batch (common.h, llama-bench -b: 2048) dan n_ubatch (512); katalog mesin: batch_tokens"
+        ),
     ),
     Quantity(
         "prefill_pipeline_ratio",
@@ -685,6 +914,13 @@ QUANTITIES = (
             ),
             1,
         ),
+        doc_id=(
+            "Layer split dengan pipeline micro-batch: U micro-batch satu panggilan mengalir melalui n "
+            "tahap dalam U + n − 1 waktu tahap sebesar 1 ÷ n micro-batch, dan pipeline terisi ulang "
+            "setiap panggilan, sehingga (U + panggilan × (n − 1)) ÷ (U × n) dari waktu tahap bergantian "
+            "(1 micro-batch: 1; 4 GPU, 4 micro-batch per panggilan: 7/16); selain itu 1."
+        ),
+        source_id=("llama.cpp PR #6017 (pipeline parallelism, GGML_SCHED_MAX_COPIES = 4): penjadwal ggml-backend.cpp"),
     ),
     Quantity(
         "prefill_handover_us",
@@ -700,6 +936,14 @@ QUANTITIES = (
             * R("model_hidden")
             * R("engine_activation_bytes"),
             R("link_effective_bandwidth_gbs") * 1000,
+        ),
+        doc_id=(
+            "Layer split: biaya mesin per batas + satu lompatan + token potongan × hidden × byte per "
+            "aktivasi ÷ bandwidth interkoneksi efektif."
+        ),
+        source_id=(
+            "llama.cpp --split-mode layer; katalog mesin: stage_boundary_us, activation_bytes; katalog "
+            "GPU: interkoneksi"
         ),
     ),
     Quantity(
@@ -718,6 +962,12 @@ QUANTITIES = (
                 R("prefill_chunks_ratio") * (R("n_gpus") - 1),
             ),
         ),
+        doc_id=(
+            "Layer split: tahap bergantian menyerahkan setiap potongan pada setiap (GPU − 1) batas, U × "
+            "(n − 1); pipeline micro-batch menumpangkannya, per panggilan n − 1 untuk potongan pertama "
+            "lalu satu per potongan berikutnya: U + panggilan × (n − 2)."
+        ),
+        source_id="llama.cpp PR #6017 (pipeline parallelism): penjadwal ggml-backend.cpp",
     ),
     Quantity(
         "prefill_exchange_s",
@@ -743,6 +993,13 @@ QUANTITIES = (
             ),
         )
         + R("prefill_handover_steps") * R("prefill_handover_us") / 1e6,
+        doc_id=(
+            "Tensor parallel: layer × (pertukaran per layer × potongan × (latensi all-reduce + biaya "
+            "mesin per pertukaran) + token prompt × byte per token per layer ÷ bandwidth salinan tensor "
+            "parallel); layer split: serah terima di jalur kritis × serah terima per batas per "
+            "potongan. Aktivasi prompt melewati interkoneksi seperti batch sebanyak tokennya."
+        ),
+        source_id="Katalog GPU: interkoneksi; Megatron-LM (Shoeybi dkk. 2019)",
     ),
     Quantity(
         "prefill_tok_s",
@@ -761,6 +1018,11 @@ QUANTITIES = (
             ),
             0,
         ),
+        doc_id=(
+            "Token prompt baru ÷ (waktu komputasi atau waktu baca bobot, mana yang lebih lama, × porsi "
+            "pipeline + pertukaran antar-GPU). Isi kecepatan hasil ukur untuk memakainya."
+        ),
+        source_id="Buku, bab 2 (prefill)",
     ),
     Quantity(
         "prefill_s",
@@ -770,6 +1032,11 @@ QUANTITIES = (
         "finds the GPU idle.",
         "Buku, Bab TTFT: TTFT ≈ waktu prefill",
         expr=safe_div(R("prefill_new_tokens"), R("prefill_tok_s")) + R("vision_encode_s"),
+        doc_id=(
+            "Token prompt baru ÷ kecepatan prefill (+ encode gambarnya): waktu ke token pertama bagi "
+            "permintaan yang mendapati GPU sedang menganggur."
+        ),
+        source_id="Buku, bab 3: TTFT ≈ waktu prefill + overhead jaringan + antrean",
     ),
     Quantity(
         "prefill_fast_s",
@@ -778,6 +1045,11 @@ QUANTITIES = (
         "Prefill time ÷ (1 + upper prompt-speed error): 9 in 10 held-out devices took at least this long.",
         "kalkulator accuracy (leave-one-device-out, prompt rows)",
         expr=safe_div(R("prefill_s"), 1 + R("prefill_error_high_frac")),
+        doc_id=(
+            "Waktu prefill ÷ (1 + batas atas galat kecepatan prompt): 9 dari 10 perangkat uji butuh "
+            "setidaknya selama ini."
+        ),
+        source_id="kalkulator accuracy (uji dengan satu perangkat disisihkan, baris prompt)",
     ),
     Quantity(
         "prefill_slow_s",
@@ -787,6 +1059,11 @@ QUANTITIES = (
         "it with the TTFT target: the queue comes on top.",
         "kalkulator accuracy (leave-one-device-out, prompt rows)",
         expr=safe_div(R("prefill_s"), 1 + R("prefill_error_low_frac")),
+        doc_id=(
+            "Waktu prefill ÷ (1 + batas bawah galat kecepatan prompt): 9 dari 10 perangkat uji butuh "
+            "paling lama selama ini. Bandingkan dengan target TTFT: antrean datang di atasnya."
+        ),
+        source_id="kalkulator accuracy (uji dengan satu perangkat disisihkan, baris prompt)",
     ),
     Quantity(
         "e2e_latency_s",
@@ -799,5 +1076,7 @@ QUANTITIES = (
             R("ttft_s") + R("output_tokens") * R("tpot_at_load_ms") / 1000 + R("network_overhead_ms") / 1000,
             QUEUE_UNBOUNDED,
         ),
+        doc_id="TTFT + token output × TPOT + overhead jaringan.",
+        source_id="Buku, bab 3: E2E = TTFT + jumlah_token_output × TPOT + overhead_komunikasi",
     ),
 )

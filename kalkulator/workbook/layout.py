@@ -29,7 +29,7 @@ from kalkulator.workbook.cells import (
     table_name,
 )
 from kalkulator.workbook.plan import Sheet, load_plan
-from kalkulator.workbook.texts import TEMPLATES, load_guide, load_notes, source_en
+from kalkulator.workbook.texts import TEMPLATES, load_guide, source_en
 
 __all__ = [
     "CHART_ROWS",
@@ -42,7 +42,6 @@ __all__ = [
     "RowBlock",
     "build_layout",
     "get_column_letter",
-    "load_notes",
     "load_plan",
     "source_en",
     "table_name",

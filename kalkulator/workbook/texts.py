@@ -1,4 +1,4 @@
-"""The workbook's texts kept in templates/: the guide, the Indonesian notes and the English of their sources."""
+"""The workbook's texts kept in templates/: the guide and the English of the Indonesian sources."""
 
 from __future__ import annotations
 
@@ -17,19 +17,10 @@ def load_guide(path: Path | None = None) -> dict:
         return tomllib.load(fh)
 
 
-@cache
-def load_notes(path: Path | None = None) -> dict[str, dict[str, str]]:
-    """The Indonesian `note` of every quantity, and its `source` where the Python one is English or imprecise."""
-    with open(path or TEMPLATES / "notes_id.toml", "rb") as fh:
-        return tomllib.load(fh)
-
-
 def indonesian_note(q) -> tuple[str, str]:
-    """The Indonesian workbook's note and source of quantity `q`: its doc_id and source_id (the source when none),
-    else the entry still kept in templates/notes_id.toml, else the English doc."""
-    entry = load_notes().get(q.name, {})
-    note = q.doc_id or entry.get("note", q.doc)
-    return note, q.source_id or entry.get("source", q.source)
+    """The Indonesian workbook's note and source of quantity `q`: its doc_id, and its source_id where the source is
+    English or imprecise (else the source itself)."""
+    return q.doc_id, q.source_id or q.source
 
 
 @cache
