@@ -196,6 +196,23 @@ CHECKS = (
         Msg("kecepatan belum terukur", "speed not measured"),
     ),
     Check(
+        "warn",  # MoE at batch: no public measurement pins the fused-MoE kernels' share (docs/accuracy.md, MoE serving)
+        AND(
+            R("model_experts") > 0,
+            OR(R("concurrent_users") > 1, R("serving_batch_users") > 1),  # a batch now or when the fleet is sized
+            R("moe_kernel_efficiency_frac") >= 1,
+        ),
+        Msg(
+            "MoE pada batch: efisiensi kernel untuk bobot expert belum dikalibrasi (moe_kernel_efficiency_frac = 1); "
+            "pada pengujian vLLM MoE yang terbit, perkiraan ini lebih cepat daripada hasil ukur. Ukur, atau isi "
+            "porsi yang terukur.",
+            "MoE at batch: the kernels' efficiency on expert weights is not calibrated (moe_kernel_efficiency_frac "
+            "= 1); on the published vLLM MoE runs this estimate was faster than measured. Measure, or type a "
+            "measured share.",
+        ),
+        Msg("MoE belum dikalibrasi", "MoE not calibrated"),
+    ),
+    Check(
         "warn",  # voids no answer: the prices stand, the status line says to check them
         NE(R("stale_prices_text"), ""),
         JOIN(
