@@ -33,6 +33,7 @@ MODES = {
 }
 OUTPUTS = (
     "status_text",
+    "caveats_text",
     "run_check_text",
     "fits_in_vram",
     "engine_backend_flag",
@@ -96,6 +97,7 @@ class Option:
     offer: str = ""  # the cloud offer, colocation plan or API by name
     pareto: bool = False
     note: str = ""  # the scenario's status when it is not OK but the option still serves (e.g. prices to check)
+    caveats: str = ""  # every warning that holds, in short words (the note gives the first in full)
 
     def as_dict(self) -> dict[str, Value]:
         return {
@@ -113,6 +115,7 @@ class Option:
             "breakeven_months": self.breakeven_months,
             "pareto": self.pareto,
             "note": self.note,
+            "caveats": self.caveats,
         }
 
 
@@ -270,6 +273,7 @@ def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]]) ->
                     r["answer_breakeven_months"] if mode == "buy" else None,
                     str(offer or ""),
                     note="" if r["status_text"] == "OK" else str(r["status_text"]),
+                    caveats=str(r["caveats_text"]),
                 )
             )
     plan.options.extend(_api_options(graph, catalog, plan.base, values[0]))

@@ -34,6 +34,7 @@ def _check_reproduces(options: list[dict]) -> None:
         # OK, or a notice that leaves the numbers standing (catalog prices to check), which the option carries
         assert values["run_check_text"] == "OK", (o["hitung"], values["status_text"])
         assert values["status_text"] == (o["note"] or "OK")
+        assert values["caveats_text"] == o["caveats"]
         got = values[MODE_TCO[o["mode"]]]
         if o["mode"] == "api":
             got *= 12 * values["horizon_years"]

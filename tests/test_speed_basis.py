@@ -32,3 +32,21 @@ def test_speed_measured_on_this_backend(settings, measured):
     if not measured:
         assert values["status_text"].endswith("(borrowed or assumed): measure before you buy.")
         assert values["run_check_text"] == "OK"  # a warning: the estimate still stands, with its caveat
+
+
+@pytest.mark.parametrize(
+    ("stale_before", "caveats"),
+    [("2099-01-01", "speed not measured; old prices"), ("1900-01-01", "speed not measured")],
+)
+def test_every_caveat_is_listed_not_only_the_first(stale_before, caveats):
+    # vLLM on an Arc A770 has no measured speed; every catalog price counts as old before 2099 and none before 1900.
+    settings = {"model_name": "Llama-3.1-8B", "gpu_name": "Arc A770 16GB", "engine": "vllm", "quant_name": "AWQ-4bit"}
+    values = compute({**settings, "prices_stale_before_text": stale_before})
+    assert values["caveats_text"] == caveats
+    assert values["status_text"].startswith("No measurement of vllm on the sycl backend")  # the first, in full
+
+
+def test_no_caveat_is_an_empty_list():
+    settings = {"model_name": "Llama-3.1-8B", "gpu_name": "H100 SXM 80GB", "engine": "vllm", "quant_name": "FP8"}
+    values = compute({**settings, "prices_stale_before_text": "1900-01-01"})
+    assert (values["status_text"], values["caveats_text"]) == ("OK", "")

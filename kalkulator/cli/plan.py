@@ -141,6 +141,8 @@ def _table(options, total: int, plan, by: str) -> str:
         lines.append(f"    {i}. {o.mode}{where}: {hitung_command(o, plan.base)}   [TCO: {MODE_TCO[o.mode]}]")
         if o.note:
             lines.append(f"       note: {o.note}")
+        if "; " in o.caveats:  # more than one: the note above names only the first
+            lines.append(f"       all caveats: {o.caveats}")
     if plan.excluded:
         lines.append("\nLeft out: " + "; ".join(f"{n} × {r}" for r, n in plan.excluded.most_common()))
     return "\n".join(lines)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kalkulator.expr import AND, IF, JOIN, NE, NOT, OR, ROUND, ROUNDDOWN, Msg, Node, R, safe_div
+from kalkulator.expr import AND, IF, JOIN, NE, NOT, OR, ROUND, ROUNDDOWN, Msg, Node, R, lift, safe_div
 from kalkulator.quantities.base import Quantity
 from kalkulator.quantities.domains import domain_of, plausible_of, settable_numbers
 from kalkulator.quantities.workload import TOKENS_PER_MONTH_DEFAULT
@@ -383,6 +383,20 @@ def chain(checks: tuple[Check, ...], short: bool) -> Node:
     return node
 
 
+def caveats(checks: tuple[Check, ...]) -> Node:
+    """The short words of every check that holds, joined by "; " ("" when none): the status line names only the
+    first problem, so a second caveat (old prices behind an unmeasured speed) is not lost."""
+    node: Node = lift("")
+    parts = []
+    for i, check in enumerate(checks):
+        earlier = [c.cond for c in checks[:i]]
+        sep = IF(OR(*earlier), "; ", "") if earlier else ""
+        parts.append(IF(check.cond, JOIN(sep, check.short), ""))
+    if parts:
+        node = JOIN(*parts)
+    return node
+
+
 def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
     """The status and check quantities; the range check covers every share among `others`."""
     checks = (RANGE_CHECK, *CROSS_CHECKS, *ARCHITECTURE_CHECKS, *CHECKS, PLAUSIBLE_CHECK)
@@ -414,6 +428,18 @@ def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
             "Consistency checks",
             expr=chain(tuple(c for c in checks if c.sentence is not None), short=False),
             doc_id="Masalah pertama yang membuat hasil tidak bisa dipakai atau tidak sebanding, atau OK.",
+            source_id="Pemeriksaan konsistensi",
+        ),
+        Quantity(
+            "caveats_text",
+            "Catatan hasil",
+            "Caveats",
+            "Every warning that holds, in short words (the status line gives the first in full): answers stand, "
+            "but check these before relying on them.",
+            "Consistency checks",
+            expr=caveats(of("warn")),
+            doc_id="Semua peringatan yang berlaku, singkat (status memberi yang pertama secara lengkap): jawaban "
+            "tetap berlaku, tetapi periksa hal ini sebelum mengandalkannya.",
             source_id="Pemeriksaan konsistensi",
         ),
         Quantity(
