@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -212,7 +213,7 @@ def hitung(
             with open_atomic(out_path, "w", encoding="utf-8", newline="") as fh:
                 write_batch(graph, catalog, scenarios, base, fh, as_json)
         else:
-            write_batch(graph, catalog, scenarios, base, click.get_text_stream("stdout"), as_json)
+            write_batch(graph, catalog, scenarios, base, sys.stdout, as_json)
     except (ScenarioError, ModelFileError) as exc:
         fail(str(exc))
     except OSError as exc:
