@@ -207,23 +207,32 @@ def load_moe_runs(folder: Path = CALIBRATION_DIR) -> list[Run]:
     """The MoE max-load serving rows (serving_moe.csv) as scenario settings; tokens per request are the runs' means,
     the shape is the rounded mean prompt and output."""
     runs = []
+    for row, setup in _moe_rows(folder, "throughput_tok_s"):
+        prompt, output = float(row["prompt_tokens"]), float(row["gen_tokens"])
+        settings = setup | {"prompt_tokens": prompt, "output_tokens": output}
+        runs.append(Run(settings, float(row["value"]), (round(prompt), round(output))))
+    return runs
+
+
+def _moe_rows(folder: Path, metric: str) -> list[tuple[dict, dict]]:
+    """The serving_moe.csv rows of `metric`, each with the scenario settings every MoE run shares: the catalog GPU
+    and model (Qwen3-Coder-30B-A3B is Qwen3-30B-A3B's architecture), format, engine, GPUs in tensor parallel."""
     with open(folder / MOE_FILE, newline="", encoding="utf-8") as fh:
-        for row in csv.DictReader(fh):
-            if row["metric"] != "throughput_tok_s":
-                continue
-            prompt, output = float(row["prompt_tokens"]), float(row["gen_tokens"])
-            settings = {
-                "gpu_name": row["hardware"].removeprefix("NVIDIA "),
-                "model_name": row["model"],
+        rows = [row for row in csv.DictReader(fh) if row["metric"] == metric]
+    return [
+        (
+            row,
+            {
+                "gpu_name": row["hardware"].removeprefix("AMD ").removeprefix("NVIDIA "),
+                "model_name": "Qwen3-30B-A3B" if row["model"].startswith("Qwen3-Coder-30B-A3B") else row["model"],
                 "quant_name": row["quant"],
                 "engine": row["engine"],
                 "n_gpus": int(row["n_devices"]),
                 "split_mode": "tensor",
-                "prompt_tokens": prompt,
-                "output_tokens": output,
-            }
-            runs.append(Run(settings, float(row["value"]), (round(prompt), round(output))))
-    return runs
+            },
+        )
+        for row in rows
+    ]
 
 
 def fit_moe(runs: list[Run], predict: Predictor) -> float:
@@ -301,25 +310,16 @@ def load_moe_tpot_runs(folder: Path = CALIBRATION_DIR) -> list[Run]:
     """The MoE TPOT-by-concurrency rows (serving_moe.csv, metric tpot_ms) as scenarios: the concurrency as the
     batch, the context at the middle of the answer. The measured value is the TPOT (ms)."""
     runs = []
-    with open(folder / MOE_FILE, newline="", encoding="utf-8") as fh:
-        for row in csv.DictReader(fh):
-            if row["metric"] != "tpot_ms":
-                continue
-            prompt, output = int(row["prompt_tokens"]), int(row["gen_tokens"])
-            settings = {
-                "gpu_name": row["hardware"].removeprefix("AMD ").removeprefix("NVIDIA "),
-                "model_name": "Qwen3-30B-A3B" if row["model"].startswith("Qwen3-Coder-30B-A3B") else row["model"],
-                "quant_name": row["quant"],
-                "engine": row["engine"],
-                "n_gpus": int(row["n_devices"]),
-                "split_mode": "tensor",
-                "kv_cache_type": "F16",
-                "concurrent_users": int(row["batch"]),
-                "prompt_tokens": prompt,
-                "output_tokens": output,
-                "context_tokens": prompt + output // 2,
-            }
-            runs.append(Run(settings, float(row["value"]), (prompt, output)))
+    for row, setup in _moe_rows(folder, "tpot_ms"):
+        prompt, output = int(row["prompt_tokens"]), int(row["gen_tokens"])
+        settings = setup | {
+            "kv_cache_type": "F16",
+            "concurrent_users": int(row["batch"]),
+            "prompt_tokens": prompt,
+            "output_tokens": output,
+            "context_tokens": prompt + output // 2,
+        }
+        runs.append(Run(settings, float(row["value"]), (prompt, output)))
     return runs
 
 
