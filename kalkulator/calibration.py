@@ -939,6 +939,7 @@ def _row(name, f: GroupFit, residuals, origin, as_of, serial_frac, note: str = "
         "fp8_fp4_units": 0,
         "serial_frac": serial_frac,
         "moe_kernel_efficiency_frac": 1.0,  # no MoE measurement of llama.cpp's kernels in the data: no penalty
+        "moe_prefill_efficiency_frac": 1.0,
         "error_low_frac": low,
         "error_high_frac": high,
         "prefill_error_low_frac": pre_low,

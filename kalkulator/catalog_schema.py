@@ -823,6 +823,17 @@ SPEED = Schema(
             "routed experts' weights in decode; blank = 1 (no MoE penalty).",
         ),
         _num(
+            "moe_prefill_efficiency_frac",
+            ("Efisiensi kernel MoE saat prefill", "MoE prefill kernel efficiency"),
+            0,
+            1,
+            above=True,
+            required=False,
+            unit="0–1",
+            doc="Share of the dense weight multiplies' FLOPS the engine's grouped-GEMM kernels reach on the routed "
+            "experts in prefill (each expert multiplies only the tokens routed to it); blank = 1 (no MoE penalty).",
+        ),
+        _num(
             "error_low_frac",
             ("Batas bawah galat kecepatan", "Speed error, lower bound"),
             -1,

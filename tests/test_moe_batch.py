@@ -90,7 +90,7 @@ def test_moe_kernel_efficiency_leaves_a_dense_models_step_unchanged(calc):
 
 
 def test_the_shipped_engines_charge_no_moe_kernel_penalty_the_data_cannot_identify():
-    # docs/accuracy.md: the MoE serving rows are mostly prefill, so the fitted value is reported, not shipped.
+    # docs/accuracy.md: the MoE max-load runs are mostly prefill: they identify the prefill share, not this one.
     import csv
 
     from kalkulator.paths import CATALOG_DIR
@@ -123,7 +123,7 @@ def test_moe_at_batch_says_its_kernel_share_is_not_calibrated():
     # than the estimate); the status says so for an MoE model at batch, and a typed measured share silences it.
     base = {"model_name": "gpt-oss-20b", "gpu_name": "H100 SXM 80GB", "engine": "vllm", "quant_name": "MXFP4"}
     at_batch = compute({**base, "concurrent_users": 8})
-    assert at_batch["status_text"].startswith("MoE at batch: the kernels' efficiency on expert weights")
+    assert at_batch["status_text"].startswith("MoE at batch: the decode kernels' efficiency on expert weights")
     assert at_batch["run_check_text"] == "OK"  # a warning: every answer stands
     assert compute({**base, "concurrent_users": 8, "moe_kernel_efficiency_frac": 0.5})["status_text"] == "OK"
     dense = {**base, "model_name": "Llama-3.1-8B", "quant_name": "FP8", "concurrent_users": 8}

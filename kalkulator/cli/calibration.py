@@ -31,8 +31,8 @@ from kalkulator.cli.common import fail, load_catalog_or_fail
 from kalkulator.files import write_atomic
 from kalkulator.paths import CATALOG_DIR
 from kalkulator.serving_calibration import ENGINE as SERVING_ENGINE
-from kalkulator.serving_calibration import START as SERVING_START
 from kalkulator.serving_calibration import (
+    MOE_PARAM,
     calibrate_moe,
     calibrate_serving,
     engine_table,
@@ -42,11 +42,15 @@ from kalkulator.serving_calibration import (
     serving_summary,
     tensor_parallel_table,
 )
+from kalkulator.serving_calibration import START as SERVING_START
 from kalkulator.serving_calibration import speed_row as serving_speed_row
 
 # Serving rows without a serving fit of their own that borrow the TensorRT-LLM serial share (their source says so):
 # calibrate writes the new fit into them too, so one fitted value is stated once.
 SERIAL_BORROWERS = ("vllm/any", "sglang/any")
+# The MoE prefill share is fitted on vLLM's MoE serving runs and borrowed by SGLang (fused-MoE kernels derived from
+# vLLM's; its source says so): calibrate writes the fit into both rows.
+MOE_PREFILL_ROWS = ("vllm/any", "sglang/any")
 
 
 def _pct(v: float) -> str:
@@ -226,6 +230,10 @@ def calibrate_cmd(
         for row in old:
             if row["name"] in SERIAL_BORROWERS:
                 row["serial_frac"] = str(serial)  # their source says: serial_frac is the serving fit's (an assumption)
+        moe_prefill = calibrate_moe(catalog, fixed={"serving_serial_frac": serial}).fit.params[MOE_PARAM]
+        for row in old:
+            if row["name"] in MOE_PREFILL_ROWS:
+                row[MOE_PARAM] = str(moe_prefill)
     try:
         new = speed_rows(report, engine, today, origin, serial)
     except CalibrationError as exc:

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from kalkulator.expr import AND, EQ, IF, MAX, MIN, NOT, OR, ROUND, ROUNDDOWN, ROUNDUP, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
-from kalkulator.quantities.speed import QUEUE_UNBOUNDED, decode_step, moe_weight_read_ms
+from kalkulator.quantities.speed import (
+    QUEUE_UNBOUNDED,
+    decode_step,
+    moe_weight_read_ms,
+    prefill_weight_read_s,
+    weights_touched,
+)
 
 BOOK_BATCH = "Buku, Bab 11: continuous batching"
 QUEUE = "M/D/1 queue on prefill (DistServe, Zhong et al. 2024); Little's law for decoding users"
@@ -135,13 +141,68 @@ REPLICA = (
         source_id="Kaplan dkk. 2020",
     ),
     Quantity(
+        "serving_prefill_memory_s",
+        "Waktu baca bobot prefill per permintaan pada beban penuh",
+        "Prefill weight-read time per request at full load",
+        "New prompt tokens ÷ chunk × share of the weights a full chunk reads × one read of the weights: at full "
+        "load the engine packs the prompts of many requests into each chunk, so a short prompt pays its share of a "
+        "chunk's read, not a whole read (an MoE chunk reads nearly every expert).",
+        "Continuous batching packs prefill tokens of many requests per step (vLLM max_num_batched_tokens, "
+        "TensorRT-LLM max_num_tokens, llama.cpp n_batch across slots); Mixtral, Jiang et al. 2024 for the experts",
+        expr=IF(
+            R("prefill_chunk_tokens") > 0,
+            safe_div(R("prefill_new_tokens"), R("prefill_chunk_tokens"))
+            * weights_touched(R("prefill_chunk_tokens"))
+            * prefill_weight_read_s(),
+            R("prefill_memory_s"),
+        ),
+        doc_id=(
+            "Token prompt baru ÷ potongan × porsi bobot yang dibaca satu potongan penuh × satu kali baca "
+            "bobot: pada beban penuh mesin mengemas prompt banyak permintaan ke setiap potongan, sehingga "
+            "prompt pendek membayar bagiannya dari baca satu potongan, bukan satu baca penuh (potongan MoE "
+            "membaca hampir semua expert)."
+        ),
+        source_id=(
+            "Continuous batching mengemas token prefill banyak permintaan per langkah (vLLM "
+            "max_num_batched_tokens, TensorRT-LLM max_num_tokens, llama.cpp n_batch lintas slot); Mixtral, "
+            "Jiang dkk. 2024 untuk expert"
+        ),
+    ),
+    Quantity(
+        "serving_prefill_s",
+        "Waktu prefill per permintaan pada beban penuh",
+        "Prefill time per request at full load",
+        "Prefill time × (the longer of compute and the packed weight read) ÷ (the longer of compute and one "
+        "request's own weight read), each × the pipeline's share + the GPU exchanges: the replica time a prompt "
+        "takes when it shares its chunks with other requests' prompts (a typed prefill speed is scaled alike).",
+        ROOFLINE + "; continuous batching packs prompts into chunks",
+        expr=safe_div(R("prefill_new_tokens"), R("prefill_tok_s"))
+        * safe_div(
+            MAX(R("prefill_compute_s"), R("serving_prefill_memory_s")) * R("prefill_pipeline_ratio")
+            + R("prefill_exchange_s"),
+            MAX(R("prefill_compute_s"), R("prefill_memory_s")) * R("prefill_pipeline_ratio") + R("prefill_exchange_s"),
+            1,
+        )
+        + R("vision_encode_s"),
+        doc_id=(
+            "Waktu prefill × (komputasi atau baca bobot terkemas, mana yang lebih lama) ÷ (komputasi atau "
+            "baca bobot permintaan itu sendiri, mana yang lebih lama), masing-masing × porsi pipeline + "
+            "pertukaran antar-GPU: waktu replika untuk satu prompt yang berbagi potongan dengan prompt "
+            "permintaan lain (kecepatan prefill yang diisi diskalakan sama)."
+        ),
+        source_id=(
+            "Model roofline per permintaan: bobot dibaca sekali per langkah untuk seluruh batch, KV "
+            "setiap sekuens, semua FLOP; continuous batching mengemas prompt ke dalam potongan"
+        ),
+    ),
+    Quantity(
         "request_compute_s",
         "Waktu komputasi per permintaan",
         "Compute time per request",
-        "Prefill time + decode FLOPs ÷ usable FLOPS for weight multiplies.",
+        "Prefill time at full load + decode FLOPs ÷ usable FLOPS for weight multiplies.",
         ROOFLINE,
-        expr=R("prefill_s") + safe_div(R("request_decode_tflop"), R("matmul_tflops")),
-        doc_id="Waktu prefill + FLOP decode ÷ FLOPS terpakai untuk perkalian bobot.",
+        expr=R("serving_prefill_s") + safe_div(R("request_decode_tflop"), R("matmul_tflops")),
+        doc_id="Waktu prefill pada beban penuh + FLOP decode ÷ FLOPS terpakai untuk perkalian bobot.",
         source_id=(
             "Model roofline per permintaan: bobot dibaca sekali per langkah untuk seluruh batch, KV "
             "setiap sekuens, semua FLOP"

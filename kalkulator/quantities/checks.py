@@ -203,12 +203,12 @@ CHECKS = (
             R("moe_kernel_efficiency_frac") >= 1,
         ),
         Msg(
-            "MoE pada batch: efisiensi kernel untuk bobot expert belum dikalibrasi (moe_kernel_efficiency_frac = 1); "
-            "pada pengujian vLLM MoE yang terbit, perkiraan ini lebih cepat daripada hasil ukur. Ukur, atau isi "
-            "porsi yang terukur.",
-            "MoE at batch: the kernels' efficiency on expert weights is not calibrated (moe_kernel_efficiency_frac "
-            "= 1); on the published vLLM MoE runs this estimate was faster than measured. Measure, or type a "
-            "measured share.",
+            "MoE pada batch: efisiensi kernel decode untuk bobot expert belum dikalibrasi "
+            "(moe_kernel_efficiency_frac = 1); pada satu-satunya pengujian TPOT MoE yang terbit (vLLM di 4× MI100) "
+            "perkiraan ini lebih cepat daripada hasil ukur. Ukur, atau isi porsi yang terukur.",
+            "MoE at batch: the decode kernels' efficiency on expert weights is not calibrated "
+            "(moe_kernel_efficiency_frac = 1); on the one published MoE TPOT sweep (vLLM on 4× MI100) this estimate "
+            "was faster than measured. Measure, or type a measured share.",
         ),
         Msg("MoE belum dikalibrasi", "MoE not calibrated"),
     ),

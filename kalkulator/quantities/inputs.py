@@ -1141,9 +1141,21 @@ FORMATS = (
             "Porsi laju bandwidth kernel dense yang dicapai kernel fused-MoE (grouped GEMM) mesin ini "
             "pada bobot expert saat decode; 1 = tanpa penalti MoE."
         ),
+        source_id=("Katalog parameter kecepatan, kolom 'Efisiensi kernel MoE (0–1)'"),
+    ),
+    lookup(
+        "moe_prefill_efficiency_frac",
+        "speed",
+        "moe_prefill_efficiency_frac",
+        fallback=1,
+        doc_id=(
+            "Porsi FLOPS perkalian bobot dense yang dicapai kernel grouped GEMM mesin ini pada expert "
+            "terarah saat prefill (setiap expert hanya mengalikan token yang dirutekan kepadanya); 1 = "
+            "tanpa penalti MoE."
+        ),
         source_id=(
-            "Katalog parameter kecepatan, kolom 'Efisiensi kernel MoE (0–1)'; di-fit oleh kalkulator "
-            "calibrate pada pengujian serving MoE"
+            "Katalog parameter kecepatan, kolom 'Efisiensi kernel MoE saat prefill (0–1)'; di-fit oleh "
+            "kalkulator calibrate pada pengujian serving MoE"
         ),
     ),
     lookup(

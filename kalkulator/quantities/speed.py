@@ -94,6 +94,20 @@ def moe_weight_read_ms(sequences: Node) -> Node:
     return weight_read_ms(moe_extra_gb(sequences)) + safe_div(weight_read_ms(moe_expert_gb(sequences)) * (1 - m), m)
 
 
+def weights_touched(tokens: Node) -> Node:
+    """Share of the weights a chunk of `tokens` routed independently reads: 1 − (1 − active ÷ total)^tokens (a dense
+    model: 1; 0 for an empty chunk)."""
+    return IF(tokens > 0, 1 - (1 - safe_div(R("model_active_params_b"), R("model_params_b"), 1)) ** tokens, 0)
+
+
+def prefill_weight_read_s() -> Node:
+    """Seconds one read of all the weights takes in prefill: those on the GPUs at their bandwidth, offloaded ones
+    from system RAM."""
+    return safe_div(
+        R("gpu_weights_gb"), R("gpu_mem_bandwidth_gbs") * R("parallel_gpus") * R("decode_efficiency_frac")
+    ) + safe_div(R("weights_gb") - R("gpu_weights_gb"), R("host_mem_bandwidth_gbs") * R("decode_efficiency_frac"))
+
+
 def decode_step(users: Node) -> Node:
     """Decode step time (ms) for `users` sequences: the larger of the memory-bound and compute-bound lines; the
     memory-bound one also reads the extra experts an MoE batch touches, at the MoE kernels' share of bandwidth."""
@@ -757,6 +771,24 @@ QUANTITIES = (
         source_id="Kaplan dkk. 2020 (2N FLOP per token); Buku, Bab prefill",
     ),
     Quantity(
+        "prefill_expert_tflop",
+        "Komputasi prefill: expert terarah",
+        "Prefill compute: routed experts",
+        "2 × routed-expert params × active ÷ all experts × new prompt tokens: the part of the weight multiplies the "
+        "experts do (0 for a dense model).",
+        "Kaplan et al. 2020 (2N FLOPs per token); model catalog: experts, active_experts, expert_params_b",
+        expr=2
+        * safe_div(R("model_expert_params_b") * R("model_active_experts"), R("model_experts"))
+        * 1e9
+        * R("prefill_new_tokens")
+        / 1e12,
+        doc_id=(
+            "2 × parameter expert terarah × expert aktif ÷ semua expert × token prompt baru: bagian "
+            "perkalian bobot yang dikerjakan expert (0 untuk model dense)."
+        ),
+        source_id="Kaplan dkk. 2020 (2N FLOP per token); katalog model: experts, active_experts, expert_params_b",
+    ),
+    Quantity(
         "prefill_attention_tflop",
         "Komputasi prefill: attention",
         "Prefill compute: attention",
@@ -790,18 +822,21 @@ QUANTITIES = (
         "prefill_compute_s",
         "Waktu komputasi prefill",
         "Prefill compute time",
-        "Weight multiplies ÷ their usable FLOPS + attention ÷ (FP16 peak × GPUs × attention efficiency) + prompt "
-        "× layers × cost per layer.",
+        "Weight multiplies ÷ their usable FLOPS (the routed experts' share ÷ the MoE prefill kernel efficiency) + "
+        "attention ÷ (FP16 peak × GPUs × attention efficiency) + prompt × layers × cost per layer.",
         "Buku, Bab prefill; fitted by kalkulator calibrate",
         expr=safe_div(R("prefill_matmul_tflop"), R("matmul_tflops"))
+        + safe_div(R("prefill_expert_tflop") * (1 - R("moe_prefill_efficiency_frac")), R("matmul_tflops"))
+        / R("moe_prefill_efficiency_frac")
         + safe_div(
             R("prefill_attention_tflop"),
             R("gpu_fp16_engine_tflops") * R("parallel_gpus") * R("prefill_attention_efficiency_frac"),
         )
         + R("prefill_new_tokens") * R("model_layers") * R("prefill_layer_overhead_us") / 1e6,
         doc_id=(
-            "Perkalian bobot ÷ FLOPS terpakainya + attention ÷ (FLOPS FP16 puncak × GPU × efisiensi "
-            "attention) + prompt × layer × biaya per layer."
+            "Perkalian bobot ÷ FLOPS terpakainya (porsi expert terarah ÷ efisiensi kernel MoE saat "
+            "prefill) + attention ÷ (FLOPS FP16 puncak × GPU × efisiensi attention) + prompt × layer × "
+            "biaya per layer."
         ),
         source_id="Buku, bab 2 (prefill bersifat compute-bound); di-fit oleh kalkulator calibrate",
     ),
@@ -826,19 +861,11 @@ QUANTITIES = (
         "1 − (1 − active ÷ total params)^(tokens per chunk): a dense model reads every weight; an MoE chunk reads "
         "the experts its tokens are routed to, all of them once a chunk holds a few hundred tokens.",
         "Expected distinct experts hit by m tokens routed independently (Mixtral, Jiang et al. 2024)",
-        expr=IF(
+        expr=weights_touched(
             MIN(
                 R("prefill_new_tokens"),
                 IF(R("prefill_chunk_tokens") > 0, R("prefill_chunk_tokens"), R("prefill_new_tokens")),
             )
-            > 0,
-            1
-            - (1 - safe_div(R("model_active_params_b"), R("model_params_b"), 1))
-            ** MIN(
-                R("prefill_new_tokens"),
-                IF(R("prefill_chunk_tokens") > 0, R("prefill_chunk_tokens"), R("prefill_new_tokens")),
-            ),
-            0,
         ),
         doc_id=(
             "1 − (1 − parameter aktif ÷ total)^(token per potongan): model dense membaca semua bobot; "
@@ -857,12 +884,7 @@ QUANTITIES = (
         "Every chunk reads the weights its tokens need (offloaded ones from system RAM): chunks × share read × "
         "weights ÷ bandwidth.",
         "Roofline model; llama.cpp micro-batches",
-        expr=R("prefill_chunks_ratio")
-        * R("prefill_weights_touched_frac")
-        * (
-            safe_div(R("gpu_weights_gb"), R("gpu_mem_bandwidth_gbs") * R("parallel_gpus") * R("decode_efficiency_frac"))
-            + safe_div(R("weights_gb") - R("gpu_weights_gb"), R("host_mem_bandwidth_gbs") * R("decode_efficiency_frac"))
-        ),
+        expr=R("prefill_chunks_ratio") * R("prefill_weights_touched_frac") * prefill_weight_read_s(),
         doc_id=(
             "Setiap potongan membaca bobot yang dibutuhkan token-tokennya (bobot offload dari RAM "
             "sistem): potongan × porsi yang dibaca × bobot ÷ bandwidth."
