@@ -57,6 +57,7 @@ OUTPUTS = (
     "cloud_offer_name",
     "colocation_name",
     "answer_breakeven_months",
+    "speed_measured_flag",
     *MODES.values(),
 )
 CANDIDATE_KEYS = ("gpu_name", "n_gpus", "split_mode", "quant_name", "engine")
@@ -75,6 +76,10 @@ SORT_KEYS = {
     "ttft": "ttft_s",
     "tpot": "tpot_ms",
 }
+# Where options whose speed no measurement of the engine on the backend checks go: after the measured ones, among
+# them (as the cost alone ranks them), or left out under UNMEASURED_REASON.
+UNMEASURED = ("last", "with", "drop")
+UNMEASURED_REASON = "speed not measured for this engine on this backend"
 
 
 class PlanError(ValueError):
@@ -98,6 +103,7 @@ class Option:
     pareto: bool = False
     note: str = ""  # the scenario's status when it is not OK but the option still serves (e.g. prices to check)
     caveats: str = ""  # every warning that holds, in short words (the note gives the first in full)
+    speed_measured: bool = True  # speed_measured_flag; an API's speed is not ours to model, so True
 
     def as_dict(self) -> dict[str, Value]:
         return {
@@ -116,15 +122,34 @@ class Option:
             "pareto": self.pareto,
             "note": self.note,
             "caveats": self.caveats,
+            "speed_measured": self.speed_measured,
         }
 
 
 @dataclass
 class Plan:
+    """The options, and the counts that add up: `candidates` configurations (GPU × GPUs per replica × format ×
+    engine) = `serving` + the sum of `excluded_configurations`; the options are `serving` × len(MODES) − the sum of
+    `excluded_modes`, plus the APIs. `excluded` is both counters in one (its keys do not overlap)."""
+
     options: list[Option]
     excluded: Counter = field(default_factory=Counter)
     candidates: int = 0
     base: dict[str, Value] = field(default_factory=dict)  # the workload and --set values every option shares
+    excluded_configurations: Counter = field(default_factory=Counter)  # configurations by why they cannot serve
+    excluded_modes: Counter = field(default_factory=Counter)  # a serving configuration's modes without a price
+    serving: int = 0  # configurations that serve the workload, each priced in every mode of MODES
+    unmeasured: str = "last"  # one of UNMEASURED: the search's choice, ranked()'s default
+
+    @property
+    def apis(self) -> int:
+        """API options (one per API: no configuration behind them)."""
+        return sum(o.mode == "api" for o in self.options)
+
+    @property
+    def unmeasured_options(self) -> int:
+        """Options whose speed no measurement of the engine on the backend checks."""
+        return sum(not o.speed_measured for o in self.options)
 
 
 def _near(term: str, names: Sequence[str]) -> str:
@@ -235,19 +260,26 @@ def _reason(r: Mapping[str, Value]) -> str | None:
     return None
 
 
-def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]]) -> Plan:
-    """Evaluate every candidate in one pass and price the modes it can be deployed in."""
+def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]], unmeasured: str = "last") -> Plan:
+    """Evaluate every candidate in one pass and price the modes it can be deployed in; with `unmeasured="drop"` a
+    configuration whose speed is not measured is counted out under UNMEASURED_REASON."""
+    if unmeasured not in UNMEASURED:
+        raise PlanError(f"--unmeasured: {unmeasured!r} is not one of {', '.join(UNMEASURED)}")
     if not scenarios:
         raise PlanError("the search space is empty")
     resolved = [resolve(graph, catalog, s) for s in scenarios]
     values = rows(evaluate_many(graph, resolved, catalog.columns(), names=OUTPUTS), len(resolved), OUTPUTS)
     shared = {k: v for k, v in scenarios[0].items() if all(t.get(k) == v for t in scenarios)}
     plan = Plan([], Counter(), len(scenarios), {k: v for k, v in shared.items() if k not in CANDIDATE_KEYS})
+    plan.unmeasured = unmeasured
     for s, r in zip(scenarios, values, strict=True):
         reason = _reason(r)
+        if reason is None and unmeasured == "drop" and not r["speed_measured_flag"]:
+            reason = UNMEASURED_REASON
         if reason is not None:
-            plan.excluded[reason] += 1
+            plan.excluded_configurations[reason] += 1
             continue
+        plan.serving += 1
         months = 12 * float(r["horizon_years"])
         tokens = float(r["demand_tokens_per_month"]) * months
         for mode, answer in MODES.items():
@@ -255,7 +287,7 @@ def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]]) ->
             if mode == "hybrid" and r["onprem_check_text"] != "OK":
                 tco = None  # the hybrid owns a base fleet: on-premise money must hold
             if tco is None or tco <= 0:
-                plan.excluded[f"{mode}: {r[answer] if isinstance(r[answer], str) else 'no price'}"] += 1
+                plan.excluded_modes[f"{mode}: {r[answer] if isinstance(r[answer], str) else 'no price'}"] += 1
                 continue
             offer = {"cloud": r["cloud_offer_name"], "colocation": r["colocation_name"]}.get(mode, "")
             plan.options.append(
@@ -274,8 +306,10 @@ def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]]) ->
                     str(offer or ""),
                     note="" if r["status_text"] == "OK" else str(r["status_text"]),
                     caveats=str(r["caveats_text"]),
+                    speed_measured=bool(r["speed_measured_flag"]),
                 )
             )
+    plan.excluded = plan.excluded_configurations + plan.excluded_modes
     plan.options.extend(_api_options(graph, catalog, plan.base, values[0]))
     _mark_pareto(plan.options)
     return plan
@@ -319,14 +353,29 @@ def _mark_pareto(options: list[Option]) -> None:
         o.pareto = not (no_worse & better).any()
 
 
-def ranked(plan: Plan, by: str = "tco") -> list[Option]:
+def ranked(plan: Plan, by: str = "tco", unmeasured: str | None = None) -> list[Option]:
+    """The options by `by`; `unmeasured` (default: the search's, "last") puts those with speed_measured False
+    after the others, keeps them among them ("with") or leaves them out ("drop"); the order within each group is
+    the same."""
     key = SORT_KEYS[by]
+    where = unmeasured or plan.unmeasured
 
     def value(o: Option) -> float:
         v = getattr(o, key)
         return _number(v) if _number(v) is not None else math.inf
 
-    return sorted(plan.options, key=lambda o: (value(o), o.tco_idr, o.gpus_needed, o.ttft_s, o.tpot_ms))
+    options = [o for o in plan.options if o.speed_measured or where != "drop"]
+    return sorted(
+        options,
+        key=lambda o: (
+            where == "last" and not o.speed_measured,
+            value(o),
+            o.tco_idr,
+            o.gpus_needed,
+            o.ttft_s,
+            o.tpot_ms,
+        ),
+    )
 
 
 def hitung_command(o: Option, base: Mapping[str, Value]) -> str:

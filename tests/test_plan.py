@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 import shlex
 
 import pytest
@@ -54,8 +55,12 @@ def test_options_are_ranked_by_tco_and_each_reproduces_in_hitung(args):
     options = out["options"]
     assert len(options) >= 10
     assert len({o["gpu_name"] for o in options if "gpu_name" in o}) >= 5
-    tcos = [o["tco_idr"] for o in options]
-    assert tcos == sorted(tcos)
+    # By default the options with a measured speed come first, each group by TCO.
+    measured = [o["speed_measured"] for o in options]
+    assert measured == sorted(measured, reverse=True)
+    for group in (True, False):
+        tcos = [o["tco_idr"] for o in options if o["speed_measured"] is group]
+        assert tcos == sorted(tcos)
     _check_reproduces(options[:15])
     # Every API serving the model (the API catalog's `model` column) is an option, and the premium API the book
     # compares a model of up to 30B parameters with (GPT-4o mini) too; Qwen2.5-7B has no API of its own.
@@ -111,6 +116,10 @@ def test_an_empty_search_says_which_filter_removed_everything():
     assert "no GPU option serves this workload" in result.stderr and "engine cannot run it" in result.stderr
     assert "the APIs: DeepInfra Llama-3.1-8B Turbo Rp" in result.stderr  # the same-model API is still an answer
     assert "Traceback" not in result.output
+    # vLLM on an Intel Arc runs, but no measurement checks its speed: dropped, the reason is named and counted.
+    result = run("plan", "--gpus", "Arc A770", "--engines", "vllm", "--unmeasured", "drop")
+    assert result.exit_code == 2 and "no GPU option serves this workload" in result.stderr
+    assert re.search(r"\d+ speed not measured for this engine on this backend", result.stderr), result.stderr
 
 
 def test_the_table_names_each_api_where_a_gpu_goes_and_shows_no_fleet_for_it():
@@ -120,3 +129,111 @@ def test_the_table_names_each_api_where_a_gpu_goes_and_shows_no_fleet_for_it():
     assert api_rows and all(row[1] != "–" for row in api_rows)
     # mode, the API's name (3 words: provider, model, variant), then –, –, –, – for n, format, engine, GPUs
     assert any(row[1:4] == ["DeepInfra", "Llama-3.3-70B", "Turbo"] and row[4:8] == ["–"] * 4 for row in api_rows)
+
+
+RAG_8B = ("--model", "Llama-3.1-8B", "--workload", "RAG", "--set", "tokens_per_month=2e9")
+
+
+def _key(o: dict) -> tuple[str, str]:
+    """An option by its mode and the hitung command reproducing it (the settings; modes share them)."""
+    return o["mode"], o["hitung"]
+
+
+def _configuration(o: dict) -> tuple:
+    return o["gpu_name"], o["n_gpus"], o["quant_name"], o["engine"]
+
+
+def test_unmeasured_speeds_rank_after_measured_ones_unless_asked_to_rank_them_together():
+    last = plan_json(*RAG_8B)["options"]
+    together = plan_json(*RAG_8B, "--unmeasured", "with")["options"]
+    # The case the default guards against: ranked by TCO alone, an unmeasured option comes before a measured one.
+    assert any(not a["speed_measured"] and b["speed_measured"] for i, a in enumerate(together) for b in together[i:])
+    first_unmeasured = next(i for i, o in enumerate(last) if not o["speed_measured"])
+    assert all(o["speed_measured"] for o in last[:first_unmeasured])
+    assert not any(o["speed_measured"] for o in last[first_unmeasured:])
+    assert sorted(map(_key, last)) == sorted(map(_key, together)) and len(last) == len(together)
+    tcos = [o["tco_idr"] for o in together]
+    assert tcos == sorted(tcos)
+    # The table's "measured" column says no for those (yes for a measured GPU option, – for an API).
+    table = run("plan", *RAG_8B, "--unmeasured", "with", "--top", "12").output.splitlines()
+    header = next(line for line in table if line.startswith("mode "))
+    at = header.index("measured")
+    rows = [line for line in table if line.split()[0] in ("buy", "colocation", "cloud", "hybrid", "api")]
+    cells = [line[at:].split()[0] for line in rows]
+    assert cells == [("–" if o["mode"] == "api" else "yes" if o["speed_measured"] else "no") for o in together[:12]]
+    assert "no" in cells
+
+
+def test_unmeasured_drop_removes_exactly_the_unmeasured_options_and_counts_their_configurations():
+    together = plan_json(*RAG_8B, "--unmeasured", "with")
+    dropped = plan_json(*RAG_8B, "--unmeasured", "drop")
+    unmeasured = [o for o in together["options"] if not o["speed_measured"]]
+    assert unmeasured and all(o["mode"] != "api" for o in unmeasured)
+    kept = [o for o in together["options"] if o["speed_measured"]]
+    assert sorted(map(_key, dropped["options"])) == sorted(map(_key, kept))
+    assert len(dropped["options"]) == len(together["options"]) - len(unmeasured)
+    # The reason counts configurations (GPU × GPUs per replica × format × engine), not their deployment modes.
+    configurations = {_configuration(o) for o in unmeasured}
+    reason = "speed not measured for this engine on this backend"
+    assert dropped["excluded_configurations"][reason] == len(configurations)
+    assert dropped["excluded"][reason] == len(configurations)
+    assert reason not in together["excluded"]
+    assert dropped["serving"] == together["serving"] - len(configurations)
+    assert dropped["configurations"] == together["configurations"]
+
+
+def _count(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def _reason_counts(text: str) -> list[int]:
+    """ "2,268 engine cannot run it; 292 misses TTFT" → [2268, 292]."""
+    return [_count(part.split(" ", 1)[0]) for part in text.split("; ")]
+
+
+def test_the_header_counts_add_up_in_stated_units():
+    lines = run("plan", *RAG_8B).output.splitlines()
+    first = re.fullmatch(
+        r"([\d,]+) configurations \(GPU × GPUs per replica × format × engine\): ([\d,]+) serve this workload, "
+        r"([\d,]+) cannot \((.+)\)\.",
+        lines[0],
+    )
+    assert first, lines[0]
+    configurations, serving, cannot = (_count(first[i]) for i in (1, 2, 3))
+    assert configurations == serving + cannot
+    assert sum(_reason_counts(first[4])) == cannot
+    second = re.fullmatch(
+        r"The ([\d,]+) priced in 4 ways \(buy, colocation, cloud, hybrid\) give ([\d,]+) options "
+        r"\(([\d,]+) less (.+?)\) \+ (\d+) APIs = ([\d,]+) options; ([\d,]+) options have a speed not measured.*",
+        lines[1],
+    )
+    assert second, lines[1]
+    priced, gpu_options, every, apis, total, unmeasured = (_count(second[i]) for i in (1, 2, 3, 5, 6, 7))
+    less = second[4]
+    assert priced == serving and every == serving * 4
+    assert gpu_options == serving * 4 - sum(_reason_counts(less))
+    assert total == gpu_options + apis
+    # The same counts in the JSON, and the options it lists.
+    out = plan_json(*RAG_8B)
+    assert (out["configurations"], out["serving"], out["apis"]) == (configurations, serving, apis)
+    assert sum(out["excluded_configurations"].values()) == cannot
+    assert len(out["options"]) == total
+    assert sum(o["mode"] == "api" for o in out["options"]) == apis
+    assert sum(not o["speed_measured"] for o in out["options"]) == unmeasured
+    # Configurations by hand from the catalogs: every priced GPU × 4 sizes × the default formats its units take
+    # (NVFP4 only with FP4 units) × 2 engines.
+    with open(CATALOG_DIR / "gpus.csv", encoding="utf-8", newline="") as fh:
+        priced_gpus = [r for r in csv.DictReader(fh) if float(r["price_usd"] or 0) > 0]
+    formats = sum(4 + (float(r["fp4_tflops"] or 0) > 0) for r in priced_gpus)  # Q4_K_M, Q8_0, FP8, AWQ (+ NVFP4)
+    assert configurations == formats * 4 * 2
+
+
+def test_the_first_option_is_measured_and_hitung_shows_no_missing_measurement():
+    first = plan_json(*RAG_8B)["options"][0]
+    assert first["speed_measured"] is True
+    result = run(*shlex.split(first["hitung"])[1:], "--json")
+    assert result.exit_code == 0, result.output
+    values = json.loads(result.stdout)
+    assert "No measurement" not in values["status_text"]
+    if first["mode"] != "api":
+        assert values["speed_measured_flag"] is True

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import Counter
 
 import click
 
@@ -13,7 +14,12 @@ from kalkulator.graph import Graph
 from kalkulator.plan import (
     GPUS_PER_REPLICA,
     MODE_TCO,
+    MODES,
     SORT_KEYS,
+    UNMEASURED,
+    UNMEASURED_REASON,
+    Option,
+    Plan,
     PlanError,
     candidates,
     check_names,
@@ -34,6 +40,7 @@ COLUMNS = (
     ("tok/s/user", "decode_tok_s", "{:,.1f}"),
     ("TTFT s", "ttft_s", "{:,.2f}"),
     ("TPOT ms", "tpot_ms", "{:,.1f}"),
+    ("measured", "speed_measured", "{}"),
     ("Rp/1M tok", "idr_per_1m_tokens", "{:,.0f}"),
     ("Rp/month", "idr_per_month", "{:,.0f}"),
     ("TCO Rp", "tco_idr", "{:,.0f}"),
@@ -61,11 +68,21 @@ def _cell(value, fmt: str) -> str:
 @click.option("--engines", help="Engines to consider (comma-separated; default llama.cpp, vllm).")
 @click.option("--sizes", default=",".join(map(str, GPUS_PER_REPLICA)), show_default=True, help="GPUs per replica.")
 @click.option("--by", type=click.Choice(sorted(SORT_KEYS)), default="tco", show_default=True, help="Rank by.")
+@click.option(
+    "--unmeasured",
+    type=click.Choice(UNMEASURED),
+    default="last",
+    show_default=True,
+    help="Options whose speed no measurement of the engine on the backend checks: ranked after the measured ones, "
+    "with them, or dropped.",
+)
 @click.option("--top", type=click.IntRange(1, 10_000), default=15, show_default=True, help="Options shown.")
 @click.option("--json", "as_json", is_flag=True, help="Every option as JSON (with its hitung settings).")
 @click.option("--csv", "as_csv", is_flag=True, help="Every option as CSV.")
 @CATALOG_OPTION
-def plan_cmd(model_name, workload_name, sets, gpus, formats, engines, sizes, by, top, as_json, as_csv, catalog_dir):
+def plan_cmd(
+    model_name, workload_name, sets, gpus, formats, engines, sizes, by, unmeasured, top, as_json, as_csv, catalog_dir
+):
     """Search GPUs × GPUs per replica × formats × engines × deployment (buy, colocation, cloud, API) for the
     workload; rank the options that fit and meet the latency targets."""
     graph = Graph(QUANTITIES)
@@ -80,16 +97,15 @@ def plan_cmd(model_name, workload_name, sets, gpus, formats, engines, sizes, by,
             raise PlanError(f"--sizes: {sizes!r} is not a list of whole numbers such as 1,2,4,8") from None
         if not size_list or min(size_list) < 1:
             raise PlanError("--sizes: give GPUs per replica of 1 or more, such as 1,2,4,8")
-        plan = search(graph, catalog, candidates(catalog, base, gpus, formats, engines, size_list))
+        plan = search(graph, catalog, candidates(catalog, base, gpus, formats, engines, size_list), unmeasured)
     except (PlanError, ScenarioError) as exc:
         fail(str(exc))
         return
     options = ranked(plan, by)
     if not any(o.mode != "api" for o in options):
-        reasons = ", ".join(f"{n} {r}" for r, n in plan.excluded.most_common())
         apis = "; ".join(f"{o.offer} Rp {o.idr_per_month:,.0f}/month" for o in options)
         fail(
-            f"no GPU option serves this workload within its targets ({plan.candidates} candidates: {reasons})"
+            f"no GPU option serves this workload within its targets ({_why_none(plan)})"
             + (f"; the APIs: {apis}" if apis else "")
         )
     if as_json:
@@ -102,7 +118,16 @@ def plan_cmd(model_name, workload_name, sets, gpus, formats, engines, sizes, by,
             }
             for o in options
         ]
-        click.echo(json.dumps({"options": out, "excluded": dict(plan.excluded)}, ensure_ascii=False, indent=2))
+        counts = {
+            "excluded": dict(plan.excluded),  # both reason counts in one, as the key was before they were split
+            "configurations": plan.candidates,
+            "serving": plan.serving,
+            "excluded_configurations": dict(plan.excluded_configurations),
+            "excluded_modes": dict(plan.excluded_modes),
+            "apis": plan.apis,
+            "unmeasured": unmeasured,
+        }
+        click.echo(json.dumps({"options": out, **counts}, ensure_ascii=False, indent=2))
         return
     if as_csv:
         buf = io.StringIO()
@@ -113,26 +138,76 @@ def plan_cmd(model_name, workload_name, sets, gpus, formats, engines, sizes, by,
         writer.writerows(rows)
         click.echo(buf.getvalue(), nl=False)
         return
-    click.echo(_table(options[:top], len(options), plan, by))
+    click.echo(_table(options[:top], plan, by))
 
 
-def _shown(o) -> dict:
+def _n(count: int, unit: str) -> str:
+    """A count with thousands separators and its unit ("1 configuration", "3,736 configurations")."""
+    return f"{count:,} {unit}{'' if count == 1 else 's'}"
+
+
+def _reasons(counts: Counter) -> str:
+    """ "2,268 engine cannot run it; 292 misses TTFT": counts by reason, most first."""
+    return "; ".join(f"{n:,} {r}" for r, n in counts.most_common())
+
+
+def _counts(plan: Plan) -> list[str]:
+    """The header's counts, each in its unit, adding up: configurations = serving + cannot; options = serving ×
+    modes − modes without a price + APIs."""
+    cannot = sum(plan.excluded_configurations.values())
+    priced = plan.serving * len(MODES)
+    gpu_options = priced - sum(plan.excluded_modes.values())
+    first = (
+        f"{_n(plan.candidates, 'configuration')} (GPU × GPUs per replica × format × engine): "
+        f"{plan.serving:,} serve this workload, {cannot:,} cannot"
+        + (f" ({_reasons(plan.excluded_configurations)})." if cannot else ".")
+    )
+    less = f" ({priced:,} less {_reasons(plan.excluded_modes)})" if plan.excluded_modes else ""
+    second = (
+        f"The {plan.serving:,} priced in {len(MODES)} ways ({', '.join(MODES)}) give {_n(gpu_options, 'option')}{less}"
+        f" + {_n(plan.apis, 'API')} = {_n(gpu_options + plan.apis, 'option')}"
+    )
+    unmeasured = plan.unmeasured_options
+    if unmeasured:
+        has = "has" if unmeasured == 1 else "have"
+        second += f"; {_n(unmeasured, 'option')} {has} a speed not measured for the engine on the backend: " + (
+            "ranked after the measured ones (--unmeasured with ranks them together, drop leaves them out)"
+            if plan.unmeasured == "last"
+            else "ranked among the measured ones (--unmeasured last ranks them after)"
+        )
+    return [first, second + "."]
+
+
+def _why_none(plan: Plan) -> str:
+    """The counts behind an empty plan: the configurations by reason, and the serving ones' modes without a price."""
+    parts = [_reasons(plan.excluded_configurations)] if plan.excluded_configurations else []
+    if plan.serving:
+        parts.append(f"{plan.serving:,} serve but no mode has a price ({_reasons(plan.excluded_modes)})")
+    if UNMEASURED_REASON in plan.excluded_configurations:
+        parts.append("--unmeasured last keeps those with speeds not measured")
+    return f"{_n(plan.candidates, 'configuration')}: " + "; ".join(parts)
+
+
+def _shown(o: Option) -> dict:
     """An option's table cells by key: an API row names the API where a GPU goes and has no fleet or speed."""
-    row = {**o.settings, **o.__dict__}
+    row = {**o.settings, **o.__dict__, "speed_measured": "yes" if o.speed_measured else "no"}
     if o.mode == "api":
         row |= {"gpu_name": o.offer, "gpus_needed": "", "decode_tok_s": "", "ttft_s": "", "tpot_ms": ""}
+        row["speed_measured"] = ""
     return row
 
 
-def _table(options, total: int, plan, by: str) -> str:
+def _table(options: list[Option], plan: Plan, by: str) -> str:
     values = [
         [_cell(_shown(o).get(key, ""), fmt) for _, key, fmt in COLUMNS] + ["*" if o.pareto else ""] for o in options
     ]
     headers = [h for h, _, _ in COLUMNS] + ["front"]
     widths = [max(len(h), *(len(v[i]) for v in values)) for i, h in enumerate(headers)]
     lines = [
-        f"{total} options from {plan.candidates} candidates, ranked by {by}; * = on the cost/TTFT/TPOT front; "
-        "Rp/month = TCO ÷ months of the horizon",
+        *_counts(plan),
+        f"Ranked by {by}, the first {len(options):,} shown; measured no = no measurement of the engine on this "
+        "backend checks the speed (measure before you buy); * = on the cost/TTFT/TPOT front; Rp/month = TCO ÷ "
+        "months of the horizon",
         "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)),
     ]
     for i, (o, v) in enumerate(zip(options, values, strict=True), start=1):
@@ -143,6 +218,4 @@ def _table(options, total: int, plan, by: str) -> str:
             lines.append(f"       note: {o.note}")
         if "; " in o.caveats:  # more than one: the note above names only the first
             lines.append(f"       all caveats: {o.caveats}")
-    if plan.excluded:
-        lines.append("\nLeft out: " + "; ".join(f"{n} × {r}" for r, n in plan.excluded.most_common()))
     return "\n".join(lines)
