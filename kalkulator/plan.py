@@ -311,7 +311,7 @@ def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]], un
             )
     plan.excluded = plan.excluded_configurations + plan.excluded_modes
     plan.options.extend(_api_options(graph, catalog, plan.base, values[0]))
-    _mark_pareto(plan.options)
+    _mark_pareto(plan.options, unmeasured)
     return plan
 
 
@@ -339,11 +339,13 @@ def _api_options(graph: Graph, catalog: Catalog, base: Mapping[str, Value], firs
     return out
 
 
-def _mark_pareto(options: list[Option]) -> None:
-    """An option is on the front when no other is at least as good in TCO, TTFT and TPOT and better in one."""
+def _mark_pareto(options: list[Option], unmeasured: str = "last") -> None:
+    """An option is on the front when no other is at least as good in TCO, TTFT and TPOT and better in one. Unless
+    unmeasured speeds rank with the measured ones ("with"), the front is that of the measured options: a speed
+    nobody measured neither joins it nor pushes a measured option off it."""
     import numpy as np
 
-    served = [o for o in options if o.mode != "api"]
+    served = [o for o in options if o.mode != "api" and (o.speed_measured or unmeasured == "with")]
     if not served:
         return
     x = np.array([(o.tco_idr, o.ttft_s, o.tpot_ms) for o in served])

@@ -95,10 +95,10 @@ def planner() -> None:
     import json
 
     report = json.loads(out)
-    count = len(report["options"]) + sum(report["excluded"].values())
     ratio = statistics.median(times) / statistics.median(one)
     print(
-        f"`kalkulator plan` (8B RAG, {count:,} options priced or left out): {spread(times)} = {ratio:.1f} × one "
+        f"`kalkulator plan` (8B RAG: {report['configurations']:,} configurations evaluated, "
+        f"{len(report['options']):,} options priced): {spread(times)} = {ratio:.1f} × one "
         f"`hitung` ({statistics.median(one):.2f} s)"
     )
 

@@ -237,3 +237,25 @@ def test_the_first_option_is_measured_and_hitung_shows_no_missing_measurement():
     assert "No measurement" not in values["status_text"]
     if first["mode"] != "api":
         assert values["speed_measured_flag"] is True
+
+
+def _dominated(o: dict, others: list[dict]) -> bool:
+    keys = ("tco_idr", "ttft_s", "tpot_ms")
+    return any(all(p[k] <= o[k] for k in keys) and any(p[k] < o[k] for k in keys) for p in others if p is not o)
+
+
+@pytest.mark.parametrize("unmeasured", ["last", "with"])
+def test_the_front_is_that_of_the_options_ranked_together(unmeasured):
+    """By the definition, pair by pair: marked = no other option of the group is as good in TCO, TTFT and TPOT and
+    better in one. With unmeasured speeds ranked last, the group is the measured options (an unmeasured one is never
+    on the front); ranked with them, every GPU option."""
+    out = plan_json(
+        "--model", "Llama-3.1-8B", "--workload", "RAG", "--gpus", "Arc A770,RTX 4090", "--unmeasured", unmeasured
+    )
+    gpu = [o for o in out["options"] if o["mode"] != "api"]
+    assert {o["speed_measured"] for o in gpu} == {True, False}  # vLLM on SYCL is not measured, on CUDA it is
+    group = gpu if unmeasured == "with" else [o for o in gpu if o["speed_measured"]]
+    for o in gpu:
+        expected = o in group and not _dominated(o, group)
+        assert o["pareto"] == expected, (o["gpu_name"], o["mode"], o["quant_name"], o["engine"])
+    assert any(o["pareto"] for o in group)

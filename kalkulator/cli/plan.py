@@ -206,8 +206,9 @@ def _table(options: list[Option], plan: Plan, by: str) -> str:
     lines = [
         *_counts(plan),
         f"Ranked by {by}, the first {len(options):,} shown; measured no = no measurement of the engine on this "
-        "backend checks the speed (measure before you buy); * = on the cost/TTFT/TPOT front; Rp/month = TCO ÷ "
-        "months of the horizon",
+        "backend checks the speed (measure before you buy); * = on the cost/TTFT/TPOT front"
+        + (" (of the measured options)" if plan.unmeasured != "with" else "")
+        + "; Rp/month = TCO ÷ months of the horizon",
         "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)),
     ]
     for i, (o, v) in enumerate(zip(options, values, strict=True), start=1):
