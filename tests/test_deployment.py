@@ -39,6 +39,18 @@ def test_fourteen_h100_sxm_in_the_hgx_profile(calc):
     assert out["maintenance_idr_per_year"] > 800_000_000 and out["staff_idr_per_month"] > 0
 
 
+def test_gb200_is_bought_as_a_whole_nvl72_rack(calc):
+    out = calc(
+        model_name="Llama-3.3-70B", gpu_name="GB200 per GPU 186GB", quant_name="FP8", engine="vllm", gpus_needed=3
+    )
+    assert out["deployment_name"] == "HGX/DGX"
+    # boards.csv: GB200 comes in NVL72 racks of 72 GPUs at ~$3.0 million; 3 GPUs needed buy one rack.
+    assert out["servers_needed"] == 1 and out["bought_gpus"] == 72
+    per_node = 1_000_000_000 + 150_000_000 + 20_000_000 + 15_000_000  # the HGX/DGX profile's platform, once per rack
+    capex = 3_000_000 * USD_IDR * VAT + per_node  # Rp 54,945,000,000 + Rp 1,185,000,000
+    assert out["hardware_capex_idr"] == pytest.approx(capex, rel=1e-12)
+
+
 @pytest.mark.parametrize(
     ("gpu", "gpus", "profile"),
     [
