@@ -58,3 +58,21 @@ def test_a_target_above_the_band_is_sized_for_the_slow_end(calc):
     assert at["ttft_s"] == pytest.approx(ttft(load, 1.0, 2.0), rel=1e-12)
     assert at["ttft_fast_s"] == pytest.approx(ttft(load, 0.8, 1.8), rel=1e-12)
     assert at["ttft_fast_s"] < at["ttft_s"] < 2.0
+
+
+def test_a_target_just_above_the_band_says_the_queue_it_leaves_sizes_the_fleet(calc):
+    # T = 1.3 s, D = 1.25 s, S = 2.25 s: load = 4 × 0.05 ÷ (1.35 × 3.25 + √((1.35 × 3.25)² − 16 × 1.3 × 1.0 × 2.25 ×
+    # 0.05)) = 0.2 ÷ (4.3875 + √16.910) = 0.023530 requests/s, 4.7 % of the 0.5 a replica serves at full load.
+    out = calc(sla_ttft_s=1.3, peak_requests_per_s=0.4, **BAND)
+    load = 0.2 / (4.3875 + (4.3875**2 - 2.34) ** 0.5)
+    assert out["sla_ttft_requests_per_s"] == pytest.approx(load, rel=1e-9)
+    assert out["replicas_needed"] == 17  # ⌈0.4 ÷ 0.023530⌉ = ⌈17.0⌉
+    assert out["tpot_target_replicas"] == 1 == -(-0.4 // out["sla_tpot_requests_per_s"])
+    assert out["status_text"].startswith(
+        "The TTFT target (1.3 s) leaves 50 ms for queueing above one request's prefill at the slow end (1.25 s): "
+        "keeping the queue that short lets a replica be at most 5 % busy and takes 17 replicas, where the TPOT "
+        "target alone needs 1."
+    )
+    # With room for a queue (3 s: a replica may be 62 % busy) two replicas are ordinary sizing, not a warning.
+    roomy = calc(sla_ttft_s=3.0, peak_requests_per_s=0.4, **BAND)
+    assert roomy["replicas_needed"] == 2 and roomy["status_text"] == "OK"

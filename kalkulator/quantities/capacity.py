@@ -661,6 +661,27 @@ FLEET = (
         source_id="Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024); hukum Little",
     ),
     Quantity(
+        "tpot_target_replicas",
+        "Replika untuk target TPOT saja",
+        "Replicas for the TPOT target alone",
+        "Peak requests per second ÷ capacity per replica within the TPOT target, rounded up: the fleet a TTFT "
+        "target with room for queueing would leave (compare with replicas needed).",
+        QUEUE,
+        expr=IF(
+            R("sla_tpot_requests_per_s") > 0,
+            MAX(1, _whole(R("peak_requests_per_s") / R("sla_tpot_requests_per_s"))),
+            0,
+        ),
+        doc_id=(
+            "Permintaan per detik di jam puncak ÷ kapasitas per replika dalam target TPOT, dibulatkan ke "
+            "atas: armada bila target TTFT memberi ruang untuk antrean (bandingkan dengan replika yang "
+            "dibutuhkan)."
+        ),
+        source_id=(
+            "Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024); hukum Little untuk pengguna yang sedang decode"
+        ),
+    ),
+    Quantity(
         "gpus_needed",
         "GPU yang dibutuhkan (armada)",
         "GPUs needed (fleet)",

@@ -15,6 +15,8 @@ from kalkulator.quantities.domains import domain_of, plausible_of, settable_numb
 from kalkulator.quantities.workload import TOKENS_PER_MONTH_DEFAULT
 
 OK = Msg("OK", "OK")
+# A TTFT target that lets a replica run at most this share of its capacity is said to size the fleet (status).
+TTFT_IDLE_FRAC = 0.25
 
 
 def capability_text(x: Node) -> Node:
@@ -131,6 +133,41 @@ CHECKS = (
             "Demand exceeds the fleet's capacity within the latency targets: add GPUs (GPUs needed).",
         ),
         Msg("melebihi kapasitas armada", "above the fleet's capacity"),
+    ),
+    Check(
+        "warn",  # the fleet is sized to keep the prefill queue shorter than the TTFT target's slack: say what it costs
+        AND(
+            R("replicas_needed") >= 2 * R("tpot_target_replicas"),
+            R("tpot_target_replicas") >= 1,
+            R("sla_ttft_s") > R("sla_prefill_s"),
+            R("sla_ttft_requests_per_s") < TTFT_IDLE_FRAC * R("max_requests_per_s"),
+        ),
+        JOIN(
+            Msg("Target TTFT (", "The TTFT target ("),
+            ROUND(R("sla_ttft_s"), 2),
+            Msg(" s) menyisakan ", " s) leaves "),
+            ROUND((R("sla_ttft_s") - R("sla_prefill_s")) * 1000, 0),
+            Msg(
+                " ms untuk antrean di atas prefill satu permintaan di ujung lambat (",
+                " ms for queueing above one request's prefill at the slow end (",
+            ),
+            ROUND(R("sla_prefill_s"), 2),
+            Msg(
+                " s): menjaga antrean sependek itu berarti replika paling sibuk ",
+                " s): keeping the queue that short lets a replica be at most ",
+            ),
+            ROUND(100 * safe_div(R("sla_ttft_requests_per_s"), R("max_requests_per_s")), 0),
+            Msg(" % dan butuh ", " % busy and takes "),
+            R("replicas_needed"),
+            Msg(" replika, sedangkan target TPOT saja butuh ", " replicas, where the TPOT target alone needs "),
+            R("tpot_target_replicas"),
+            Msg(
+                ". Longgarkan target TTFT, perpendek prompt, atau pilih GPU yang lebih cepat atau lebih banyak GPU "
+                "per replika.",
+                ". Relax the TTFT target, shorten the prompts, or choose a faster GPU or more GPUs per replica.",
+            ),
+        ),
+        Msg("armada demi target TTFT", "fleet set by the TTFT target"),
     ),
     Check(
         "price",
