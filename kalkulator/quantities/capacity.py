@@ -81,6 +81,11 @@ def _whole(x: Node) -> Node:
     return ROUNDUP(ROUND(x, 9), 0)
 
 
+def replicas_for(capacity: Node) -> Node:
+    """Replicas the peak load needs at `capacity` requests/s each, rounded up (0 when the capacity is 0)."""
+    return IF(capacity > 0, MAX(1, _whole(R("peak_requests_per_s") / capacity)), 0)
+
+
 REPLICA = (
     Quantity(
         "serving_batch_users",
@@ -649,11 +654,7 @@ FLEET = (
         "Replicas needed",
         "Peak requests per second ÷ capacity per replica within the targets, rounded up (0 = targets not reachable).",
         QUEUE,
-        expr=IF(
-            R("sla_max_requests_per_s") > 0,
-            MAX(1, _whole(R("peak_requests_per_s") / R("sla_max_requests_per_s"))),
-            0,
-        ),
+        expr=replicas_for(R("sla_max_requests_per_s")),
         doc_id=(
             "Permintaan per detik di jam puncak ÷ kapasitas per replika dalam target, dibulatkan ke "
             "atas (0 = target tidak tercapai)."
@@ -667,11 +668,7 @@ FLEET = (
         "Peak requests per second ÷ capacity per replica within the TPOT target, rounded up: the fleet a TTFT "
         "target with room for queueing would leave (compare with replicas needed).",
         QUEUE,
-        expr=IF(
-            R("sla_tpot_requests_per_s") > 0,
-            MAX(1, _whole(R("peak_requests_per_s") / R("sla_tpot_requests_per_s"))),
-            0,
-        ),
+        expr=replicas_for(R("sla_tpot_requests_per_s")),
         doc_id=(
             "Permintaan per detik di jam puncak ÷ kapasitas per replika dalam target TPOT, dibulatkan ke "
             "atas: armada bila target TTFT memberi ruang untuk antrean (bandingkan dengan replika yang "
