@@ -14,6 +14,7 @@ from kalkulator.quantities.speed import (
     QUEUE_UNBOUNDED,
     decode_step,
     moe_weight_read_ms,
+    prefill_busy_s,
     prefill_weight_read_s,
     weights_touched,
 )
@@ -182,12 +183,7 @@ REPLICA = (
         "takes when it shares its chunks with other requests' prompts (a typed prefill speed is scaled alike).",
         ROOFLINE + "; continuous batching packs prompts into chunks",
         expr=safe_div(R("prefill_new_tokens"), R("prefill_tok_s"))
-        * safe_div(
-            MAX(R("prefill_compute_s"), R("serving_prefill_memory_s")) * R("prefill_pipeline_ratio")
-            + R("prefill_exchange_s"),
-            MAX(R("prefill_compute_s"), R("prefill_memory_s")) * R("prefill_pipeline_ratio") + R("prefill_exchange_s"),
-            1,
-        )
+        * safe_div(prefill_busy_s(R("serving_prefill_memory_s")), prefill_busy_s(R("prefill_memory_s")), 1)
         + R("vision_encode_s"),
         doc_id=(
             "Waktu prefill × (komputasi atau baca bobot terkemas, mana yang lebih lama) ÷ (komputasi atau "

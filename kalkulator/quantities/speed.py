@@ -108,6 +108,12 @@ def prefill_weight_read_s() -> Node:
     ) + safe_div(R("weights_gb") - R("gpu_weights_gb"), R("host_mem_bandwidth_gbs") * R("decode_efficiency_frac"))
 
 
+def prefill_busy_s(memory_s: Node) -> Node:
+    """Seconds a prompt's prefill keeps the replica busy with weight reads of `memory_s`: the longer of compute and
+    memory × the pipeline's share + the GPU exchanges."""
+    return MAX(R("prefill_compute_s"), memory_s) * R("prefill_pipeline_ratio") + R("prefill_exchange_s")
+
+
 def decode_step(users: Node) -> Node:
     """Decode step time (ms) for `users` sequences: the larger of the memory-bound and compute-bound lines; the
     memory-bound one also reads the extra experts an MoE batch touches, at the MoE kernels' share of bandwidth."""
@@ -1035,8 +1041,7 @@ QUANTITIES = (
             R("usable_hardware_flag"),
             safe_div(
                 R("prefill_new_tokens"),
-                MAX(R("prefill_compute_s"), R("prefill_memory_s")) * R("prefill_pipeline_ratio")
-                + R("prefill_exchange_s"),
+                prefill_busy_s(R("prefill_memory_s")),
             ),
             0,
         ),
