@@ -103,6 +103,22 @@ _SOURCE = (
     _date("as_of", ("Per tanggal", "As of"), doc="date of the figures"),
 )
 PER_1M_USD = ("USD/1 juta token", "USD/1M tokens")
+# Where an offer keeps the data it processes, by its terms (a region, or unspecified when the terms commit to none);
+# `plan --residency` keeps the offers of one region.
+DATA_REGIONS = ("indonesia", "singapore", "united-states", "europe", "china", "unspecified")
+
+
+def _data_region() -> Field:
+    return _enum(
+        "data_region",
+        ("Wilayah data", "Data region"),
+        choices=DATA_REGIONS,
+        doc="where the provider keeps and processes the data by its terms (unspecified: the terms commit to no "
+        "region); the row's source cites it",
+        doc_id="tempat penyedia menyimpan dan memproses data menurut ketentuannya (unspecified: tidak terikat "
+        "wilayah); sumber baris mengutipnya",
+    )
+
 BACKENDS = ("cuda", "rocm", "metal", "vulkan", "sycl", "hpu", "cpu")  # hpu: Intel Gaudi (SynapseAI)
 # GPU architecture families (gpus.csv `arch`): NVIDIA generations, AMD GCN/CDNA (Instinct) and RDNA (Radeon), Intel
 # Xe-HPG (Alchemist), Xe2-HPG (Battlemage) and Gaudi, Apple M generations.
@@ -942,6 +958,16 @@ CLOUD = Schema(
             doc="spot/community price",
         ),
         _text("region", ("Region", "Region")),
+        _data_region(),
+        _enum(
+            "offer_kind",
+            ("Jenis penawaran", "Kind of offer"),
+            choices=("datacenter", "marketplace"),
+            doc="datacenter: the provider's own machines in a data centre; marketplace: hosts of third parties (peer "
+            "to peer), reliability and security as each host keeps them",
+            doc_id="datacenter: mesin penyedia sendiri di pusat data; marketplace: host pihak ketiga (peer to peer), "
+            "keandalan dan keamanan sesuai tiap host",
+        ),
         *_SOURCE,
     ),
     "Cloud GPU per jam",
@@ -1006,6 +1032,7 @@ API = Schema(
             doc="Discount of the provider's batch API (blank: it has none); applies when the batch mode is on.",
             doc_id="Diskon API batch penyedia (0 bila tidak ada); berlaku bila mode batch 'on'.",
         ),
+        _data_region(),
         *_SOURCE,
     ),
     "Harga API",
@@ -1045,6 +1072,7 @@ HOSTING = Schema(
             unit="kW",
             doc="kW of power the rent includes; more is billed per kWh.",
         ),
+        _data_region(),
         *_SOURCE,
     ),
     "Colocation dan dedicated",

@@ -267,7 +267,7 @@ def test_cheapest_offer_error_names_the_file_line(catalog_copy):
     path = catalog_copy / "cloud_gpus.csv"
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     lines[1:1] = ["\n", "\n", "\n"]
-    lines.append("Cheap H100 SXM,Test,H100 SXM 80GB,1,1.00,,,global,test row,2026-12-01\n")
+    lines.append("Cheap H100 SXM,Test,H100 SXM 80GB,1,1.00,,,global,unspecified,datacenter,test row,2026-12-01\n")
     path.write_text("".join(lines), encoding="utf-8")
     with pytest.raises(CatalogError) as info:
         load_catalog(catalog_copy)

@@ -178,7 +178,7 @@ def test_an_offer_cheaper_than_the_first_for_its_gpu_is_an_error(catalog_copy):
     # The workbook takes each GPU's first cloud offer as its cheapest: a cheaper one further down must be caught.
     path = catalog_copy / "cloud_gpus.csv"
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    lines.append("Cheap H100 SXM,Test,H100 SXM 80GB,1,1.00,,,global,test row,2026-12-01\n")
+    lines.append("Cheap H100 SXM,Test,H100 SXM 80GB,1,1.00,,,global,unspecified,datacenter,test row,2026-12-01\n")
     path.write_text("".join(lines), encoding="utf-8")
     with pytest.raises(CatalogError) as err:
         load_catalog(catalog_copy)
