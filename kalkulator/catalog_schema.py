@@ -119,6 +119,7 @@ def _data_region() -> Field:
         "wilayah); sumber baris mengutipnya",
     )
 
+
 BACKENDS = ("cuda", "rocm", "metal", "vulkan", "sycl", "hpu", "cpu")  # hpu: Intel Gaudi (SynapseAI)
 # GPU architecture families (gpus.csv `arch`): NVIDIA generations, AMD GCN/CDNA (Instinct) and RDNA (Radeon), Intel
 # Xe-HPG (Alchemist), Xe2-HPG (Battlemage) and Gaudi, Apple M generations.
