@@ -358,12 +358,18 @@ def _per_gpu(column: str) -> Callable[[dict], float | None]:
 
 
 def _support_names(tables: dict[str, Table], folder: Path) -> list[str]:
-    """Each support row names a catalog engine and a known backend and/or format class."""
+    """Each support row names a catalog engine and a known backend and/or format class; an engine/backend/format row
+    may end in .arch (smNN for a CUDA compute capability, else an architecture family of the GPU catalog)."""
     engines = {n.lower() for n in tables["engine"].names}
+    archs = {f"sm{round(float(r['compute_capability'] or 0) * 10)}" for r in tables["gpu"].rows}
+    archs |= {str(r["arch"]) for r in tables["gpu"].rows if r["arch"]}
     errors = []
     table = tables["support"]
     for line, name in zip(table.lines, table.names, strict=True):
         engine, *rest = name.split("/")
+        arch = dot = ""
+        if rest:
+            rest[-1], dot, arch = rest[-1].partition(".")
         known = [BACKENDS] if len(rest) == 1 and rest[0] in BACKENDS else [FORMAT_CLASSES]
         if len(rest) == 2:
             known = [BACKENDS, FORMAT_CLASSES]
@@ -372,8 +378,13 @@ def _support_names(tables: dict[str, Table], folder: Path) -> list[str]:
             errors.append(f"{where}: {engine!r} is not an engine of engines.csv")
         elif not rest or len(rest) > 2 or any(part not in words for part, words in zip(rest, known, strict=True)):
             errors.append(
-                f"{where}: {name!r} must be engine/backend, engine/format or engine/backend/format "
-                f"(backends: {', '.join(BACKENDS)}; formats: {', '.join(FORMAT_CLASSES)})"
+                f"{where}: {name!r} must be engine/backend, engine/format, engine/backend/format or "
+                f"engine/backend/format.arch (backends: {', '.join(BACKENDS)}; formats: {', '.join(FORMAT_CLASSES)})"
+            )
+        elif dot and (len(rest) != 2 or arch not in archs):
+            errors.append(
+                f"{where}: {name!r}: .{arch} must follow engine/backend/format and name a GPU catalog architecture "
+                "(smNN of a compute capability, or an arch family)"
             )
     return errors
 

@@ -350,6 +350,21 @@ GPU = Schema(
             required=False,
             doc="where the architecture comes from",
         ),
+        _enum(
+            "datacenter_use",
+            ("Boleh di pusat data?", "Data-centre use"),
+            choices=("allowed", "forbidden"),
+            doc="whether the card's driver licence allows data-centre deployment (GeForce: forbidden); a server room "
+            "or colocation counts as one, a desktop in an office does not",
+            doc_id="apakah lisensi driver kartu ini mengizinkan penempatan di pusat data (GeForce: forbidden); ruang "
+            "server atau colocation termasuk, desktop di kantor tidak",
+            source="licence_source",
+        ),
+        _text(
+            "licence_source",
+            ("Sumber lisensi", "Licence source"),
+            doc="the licence clause behind datacenter_use",
+        ),
     ),
     "Katalog GPU",
     "GPU catalog",
@@ -673,6 +688,8 @@ ENGINE = Schema(
 )
 
 # A weight format's class as engines support it: the quant kind, with float formats computed in FP8 apart (FP8).
+# What stands behind a support row, strongest first; the last two mean the pair does not run.
+EVIDENCE = ("measured", "documented", "reported-broken", "unsupported")
 FORMAT_CLASSES = ("float", "fp8", "int", "nf4", "awq", "gptq", "exl2", "mxfp4", "nvfp4", "gguf")
 SUPPORT = Schema(
     "support",
@@ -681,7 +698,9 @@ SUPPORT = Schema(
         _text(
             "name",
             ("Nama", "Name"),
-            doc="engine/backend, engine/format or engine/backend/format: one pair the engine runs (formats: float, "
+            doc="engine/backend, engine/format, engine/backend/format or engine/backend/format.arch (arch: smNN for "
+            "CUDA, "
+            "else the architecture family): one pair the engine runs (formats: float, "
             "fp8, int, nf4, awq, gptq, exl2, mxfp4, nvfp4, gguf)",
         ),
         *_SOURCE,
@@ -692,6 +711,17 @@ SUPPORT = Schema(
             99,
             required=False,
             doc="the lowest CUDA compute capability the engine's kernels for this pair run on (blank = no limit)",
+        ),
+        _enum(
+            "evidence",
+            ("Bukti", "Evidence"),
+            choices=EVIDENCE,
+            doc="measured: a public run the project ships (engine/backend/format.arch rows, held to the data by a "
+            "test); documented: the engine's docs or release notes say it runs; reported-broken: an open issue "
+            "(cited) says it fails; unsupported: the docs leave it out",
+            doc_id="measured: ada pengukuran publik yang dikirim proyek (baris engine/backend/format.arch, dicocokkan "
+            "dengan data oleh tes); documented: dokumentasi atau catatan rilis mesin menyatakan berjalan; "
+            "reported-broken: ada laporan masalah (dikutip) bahwa gagal; unsupported: dokumentasi tidak mencakupnya",
         ),
     ),
     "Dukungan mesin",
@@ -1182,6 +1212,37 @@ DEPLOYMENT = Schema(
             ("Paket colocation", "Colocation plan"),
             doc="Rack space rented for your own servers (a name in hosting.csv), from the deployment profile (choose "
             "another as a manual value).",
+        ),
+        _int(
+            "max_servers",
+            ("Server maksimum", "Most servers"),
+            0,
+            BIG,
+            required=False,
+            doc="Most servers (boxes) the profile holds: an office box is one PC (blank = no limit).",
+            doc_id="Server (kotak) terbanyak yang dimuat profil: kotak kantor adalah satu PC (kosong = tanpa batas).",
+        ),
+        _num(
+            "max_server_power_w",
+            ("Daya maksimum per server", "Most power per server"),
+            0,
+            BIG,
+            unit="W",
+            required=False,
+            doc="Most a server's PSU delivers: GPUs at TDP plus host power above it do not run (blank = no limit).",
+            doc_id="Daya terbesar PSU satu server: GPU pada TDP ditambah host di atasnya tidak berjalan (kosong = "
+            "tanpa "
+            "batas).",
+        ),
+        _int(
+            "datacenter",
+            ("Penempatan pusat data?", "Data-centre deployment?"),
+            0,
+            1,
+            doc="1 when the profile stands in a server room or data centre (licences that forbid data-centre use "
+            "apply), 0 for a desktop in an office.",
+            doc_id="1 bila profil berada di ruang server atau pusat data (lisensi yang melarang pemakaian di pusat "
+            "data berlaku), 0 untuk desktop di kantor.",
         ),
         *_SOURCE,
     ),

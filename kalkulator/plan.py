@@ -58,6 +58,18 @@ OUTPUTS = (
     "colocation_name",
     "answer_breakeven_months",
     "speed_measured_flag",
+    "engine_evidence_flag",
+    "engine_evidence_text",
+    "licence_datacenter_flag",
+    "gpu_datacenter_use_text",
+    "deployment_name",
+    "gpus_per_server",
+    "bought_gpus",
+    "hardware_capex_idr",
+    "system_power_w",
+    "pue",
+    "hybrid_capex_idr",
+    "hybrid_fleet_frac",
     *MODES.values(),
 )
 CANDIDATE_KEYS = ("gpu_name", "n_gpus", "split_mode", "quant_name", "engine")
@@ -79,7 +91,37 @@ SORT_KEYS = {
 # Where options whose speed no measurement of the engine on the backend checks go: after the measured ones, among
 # them (as the cost alone ranks them), or left out under UNMEASURED_REASON.
 UNMEASURED = ("last", "with", "drop")
-UNMEASURED_REASON = "speed not measured for this engine on this backend"
+UNMEASURED_REASON = "speed not measured for this engine, format and GPU architecture"
+LICENCE_REASON = "GeForce licence: no data-centre deployment (--allow-geforce-datacenter)"
+RESIDENCY = ("any", "indonesia")
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """The buyer's hard limits: an option outside one is left out and counted under its reason."""
+
+    modes: tuple[str, ...] = (*MODES, "api")
+    residency: str = "any"  # "indonesia": the data stays in Indonesia (on-premise, domestic offers only)
+    max_capex_idr: float | None = None  # hardware bought
+    max_power_kw: float | None = None  # the fleet's facility power at full load (IT power × PUE)
+    max_gpus: float | None = None  # GPUs bought or rented
+    allow_geforce_datacenter: bool = False  # GeForce cards bought for a server room, rack or colocation
+
+    def __post_init__(self) -> None:
+        unknown = [m for m in self.modes if m not in (*MODES, "api")]
+        if unknown or not self.modes:
+            raise PlanError(
+                f"--modes: {', '.join(unknown) or 'nothing'} is not a mode; modes: {', '.join((*MODES, 'api'))}"
+            )
+        if self.residency not in RESIDENCY:
+            raise PlanError(f"--residency: {self.residency!r} is not one of {', '.join(RESIDENCY)}")
+        for option, value in (
+            ("--max-capex", self.max_capex_idr),
+            ("--max-power-kw", self.max_power_kw),
+            ("--max-gpus", self.max_gpus),
+        ):
+            if value is not None and not (math.isfinite(value) and value > 0):
+                raise PlanError(f"{option}: {value!r} must be a positive number")
 
 
 class PlanError(ValueError):
@@ -104,6 +146,13 @@ class Option:
     note: str = ""  # the scenario's status when it is not OK but the option still serves (e.g. prices to check)
     caveats: str = ""  # every warning that holds, in short words (the note gives the first in full)
     speed_measured: bool = True  # speed_measured_flag; an API's speed is not ours to model, so True
+    capex_idr: float = 0.0  # hardware bought (0 for cloud and APIs)
+    power_kw: float = 0.0  # facility power of the fleet at full load (0 for cloud and APIs: not the buyer's)
+    gpus_per_server: float = 0.0  # a replica's GPUs never exceed it
+    deployment: str = ""  # the deployment profile the fleet is priced in (buy, colocation, hybrid)
+    data_region: str = ""  # where the data is processed (on-premise: the buyer's own site)
+    marketplace: bool = False  # a cloud offer of third-party hosts (peer to peer)
+    evidence: str = ""  # engine-support evidence of the engine, format and GPU architecture
 
     def as_dict(self) -> dict[str, Value]:
         return {
@@ -123,6 +172,13 @@ class Option:
             "note": self.note,
             "caveats": self.caveats,
             "speed_measured": self.speed_measured,
+            "capex_idr": self.capex_idr,
+            "power_kw": self.power_kw,
+            "gpus_per_server": self.gpus_per_server,
+            "deployment": self.deployment,
+            "data_region": self.data_region,
+            "marketplace": self.marketplace,
+            "evidence": self.evidence,
         }
 
 
@@ -140,6 +196,9 @@ class Plan:
     excluded_modes: Counter = field(default_factory=Counter)  # a serving configuration's modes without a price
     serving: int = 0  # configurations that serve the workload, each priced in every mode of MODES
     unmeasured: str = "last"  # one of UNMEASURED: the search's choice, ranked()'s default
+    excluded_constraints: Counter = field(default_factory=Counter)  # priced options outside the buyer's limits
+    apis_priced: int = 0  # APIs priced, before the buyer's limits
+    constraints: Constraints = field(default_factory=lambda: Constraints())
 
     @property
     def apis(self) -> int:
@@ -204,8 +263,10 @@ def candidates(
     formats: str | None = None,
     engines: str | None = None,
     sizes: Iterable[int] = GPUS_PER_REPLICA,
+    residency: str = "any",
 ) -> list[dict[str, Value]]:
-    """Scenario settings of every GPU × GPUs per replica × format × engine in the search space."""
+    """Scenario settings of every GPU × GPUs per replica × format × engine in the search space; with a residency,
+    each GPU's cloud offer is its first one in that region."""
     gpu_names = _gpus(catalog, gpus)
     quant_names = (
         _pick(catalog["quant"].names, formats, "weight format", "--formats")
@@ -217,14 +278,26 @@ def candidates(
         if engines
         else [e for e in DEFAULT_ENGINES if catalog["engine"].find(e) is not None]
     )
+    offers = _cloud_offers(catalog, residency)
     out = []
     for gpu, n, quant, engine in itertools.product(gpu_names, sizes, quant_names, engine_names):
         if not _has_units(catalog, gpu, quant):
             continue
         split = "layer" if engine in ("llama.cpp", "exllamav2") else "tensor"
-        out.append(
-            {**base, "gpu_name": gpu, "n_gpus": float(n), "split_mode": split, "quant_name": quant, "engine": engine}
-        )
+        scenario = {**base, "gpu_name": gpu, "n_gpus": float(n), "split_mode": split, "quant_name": quant}
+        scenario["engine"] = engine
+        if residency != "any" and gpu in offers:
+            scenario["cloud_offer_name"] = offers[gpu]
+        out.append(scenario)
+    return out
+
+
+def _cloud_offers(catalog: Catalog, residency: str) -> dict[str, str]:
+    """Each GPU's first cloud offer that keeps data in the region (the catalog lists the cheapest first)."""
+    out: dict[str, str] = {}
+    for r in catalog["cloud"].rows:
+        if r["data_region"] == residency:
+            out.setdefault(r["gpu"], r["name"])
     return out
 
 
@@ -249,6 +322,8 @@ def _reason(r: Mapping[str, Value]) -> str | None:
         return "engine cannot run it"
     if not r["engine_compute_capability_flag"]:
         return "GPU too old for the engine's kernels"
+    if not r["engine_evidence_flag"]:
+        return f"engine {r['engine_evidence_text']} on this GPU architecture"
     if not r["fits_in_vram"]:
         return "does not fit"
     if (_number(r["sla_ttft_requests_per_s"]) or 0) <= 0:
@@ -260,9 +335,17 @@ def _reason(r: Mapping[str, Value]) -> str | None:
     return None
 
 
-def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]], unmeasured: str = "last") -> Plan:
+def search(
+    graph: Graph,
+    catalog: Catalog,
+    scenarios: list[dict[str, Value]],
+    unmeasured: str = "last",
+    constraints: Constraints | None = None,
+) -> Plan:
     """Evaluate every candidate in one pass and price the modes it can be deployed in; with `unmeasured="drop"` a
-    configuration whose speed is not measured is counted out under UNMEASURED_REASON."""
+    configuration whose speed is not measured is counted out under UNMEASURED_REASON. An option outside the
+    buyer's `constraints` is counted under the limit it breaks."""
+    limits = constraints or Constraints()
     if unmeasured not in UNMEASURED:
         raise PlanError(f"--unmeasured: {unmeasured!r} is not one of {', '.join(UNMEASURED)}")
     if not scenarios:
@@ -270,8 +353,11 @@ def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]], un
     resolved = [resolve(graph, catalog, s) for s in scenarios]
     values = rows(evaluate_many(graph, resolved, catalog.columns(), names=OUTPUTS), len(resolved), OUTPUTS)
     shared = {k: v for k, v in scenarios[0].items() if all(t.get(k) == v for t in scenarios)}
-    plan = Plan([], Counter(), len(scenarios), {k: v for k, v in shared.items() if k not in CANDIDATE_KEYS})
-    plan.unmeasured = unmeasured
+    base = {k: v for k, v in shared.items() if k not in (*CANDIDATE_KEYS, "cloud_offer_name")}
+    plan = Plan([], Counter(), len(scenarios), base)
+    plan.unmeasured, plan.constraints = unmeasured, limits
+    regions = {t: {r["name"]: r["data_region"] for r in catalog[t].rows} for t in ("cloud", "hosting", "api")}
+    kinds = {r["name"]: r["offer_kind"] for r in catalog["cloud"].rows}
     for s, r in zip(scenarios, values, strict=True):
         reason = _reason(r)
         if reason is None and unmeasured == "drop" and not r["speed_measured_flag"]:
@@ -289,30 +375,78 @@ def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]], un
             if tco is None or tco <= 0:
                 plan.excluded_modes[f"{mode}: {r[answer] if isinstance(r[answer], str) else 'no price'}"] += 1
                 continue
-            offer = {"cloud": r["cloud_offer_name"], "colocation": r["colocation_name"]}.get(mode, "")
-            plan.options.append(
-                Option(
-                    mode,
-                    {k: s[k] for k in CANDIDATE_KEYS},
-                    tco,
-                    tco / months,
-                    tco / tokens * 1e6 if tokens > 0 else math.inf,
-                    float(r["hybrid_base_gpus"] if mode == "hybrid" else r["gpus_needed"]),
-                    float(r["servers_needed"]),
-                    float(r["decode_tok_s"]),
-                    float(r["ttft_s"]),
-                    float(r["tpot_ms"]),
-                    r["answer_breakeven_months"] if mode == "buy" else None,
-                    str(offer or ""),
-                    note="" if r["status_text"] == "OK" else str(r["status_text"]),
-                    caveats=str(r["caveats_text"]),
-                    speed_measured=bool(r["speed_measured_flag"]),
-                )
+            offer = str({"cloud": r["cloud_offer_name"], "colocation": r["colocation_name"]}.get(mode, "") or "")
+            share = float(r["hybrid_fleet_frac"]) if mode == "hybrid" else 1.0
+            owned = mode != "cloud"
+            option = Option(
+                mode,
+                {k: s[k] for k in (*CANDIDATE_KEYS, "cloud_offer_name") if k in s},
+                tco,
+                tco / months,
+                tco / tokens * 1e6 if tokens > 0 else math.inf,
+                float(r["hybrid_base_gpus"] if mode == "hybrid" else r["gpus_needed"]),
+                float(r["servers_needed"]),
+                float(r["decode_tok_s"]),
+                float(r["ttft_s"]),
+                float(r["tpot_ms"]),
+                r["answer_breakeven_months"] if mode == "buy" else None,
+                offer,
+                note="" if r["status_text"] == "OK" else str(r["status_text"]),
+                caveats=str(r["caveats_text"]),
+                speed_measured=bool(r["speed_measured_flag"]),
+                capex_idr=float(r["hardware_capex_idr"]) * share if owned else 0.0,
+                power_kw=float(r["system_power_w"]) * float(r["pue"]) / 1000 * share if owned else 0.0,
+                gpus_per_server=float(r["gpus_per_server"]),
+                deployment=str(r["deployment_name"]) if owned else "",
+                data_region={
+                    "cloud": regions["cloud"].get(offer, ""),
+                    "colocation": regions["hosting"].get(offer, ""),
+                }.get(mode, "indonesia" if limits.residency == "indonesia" else "on-premise"),
+                marketplace=mode == "cloud" and kinds.get(offer) == "marketplace",
+                evidence=str(r["engine_evidence_text"]),
             )
+            outside = _outside(option, r, limits, regions["api"])
+            if outside:
+                plan.excluded_constraints[outside] += 1
+                continue
+            plan.options.append(option)
     plan.excluded = plan.excluded_configurations + plan.excluded_modes
-    plan.options.extend(_api_options(graph, catalog, plan.base, values[0]))
+    apis = _api_options(graph, catalog, plan.base, values[0])
+    plan.apis_priced = len(apis)
+    for option in apis:
+        option.data_region = regions["api"].get(option.offer, "")
+        outside = _outside(option, {}, limits, regions["api"])
+        if outside:
+            plan.excluded_constraints[outside] += 1
+        else:
+            plan.options.append(option)
     _mark_pareto(plan.options, unmeasured)
     return plan
+
+
+def _outside(o: Option, r: Mapping[str, Value], limits: Constraints, api_regions: Mapping[str, str]) -> str | None:
+    """The first of the buyer's limits the option breaks, as its counted reason (None: within them all)."""
+    if o.mode not in limits.modes:
+        return "mode not asked for (--modes)"
+    licence = r.get("licence_datacenter_flag") if o.mode in ("buy", "hybrid") else False
+    if o.mode == "colocation":
+        licence = r.get("gpu_datacenter_use_text") == "forbidden"
+    if licence and not limits.allow_geforce_datacenter:
+        return LICENCE_REASON
+    if limits.residency != "any":
+        regions = [o.data_region]
+        if o.mode == "hybrid":  # the overflow goes to the API
+            regions.append(api_regions.get(str(r.get("api_name")), ""))
+        if any(region != limits.residency for region in regions):
+            return f"data would leave {limits.residency.title()} (--residency)"
+    if limits.max_capex_idr is not None and o.capex_idr > limits.max_capex_idr:
+        return "capex above --max-capex"
+    if limits.max_power_kw is not None and o.power_kw > limits.max_power_kw:
+        return "facility power above --max-power-kw"
+    gpus = float(r["bought_gpus"]) if o.mode in ("buy", "colocation") else o.gpus_needed  # boards come whole
+    if limits.max_gpus is not None and gpus > limits.max_gpus:
+        return "GPUs above --max-gpus"
+    return None
 
 
 def _api_options(graph: Graph, catalog: Catalog, base: Mapping[str, Value], first: Mapping[str, Value]) -> list:

@@ -15,9 +15,11 @@ from kalkulator.plan import (
     GPUS_PER_REPLICA,
     MODE_TCO,
     MODES,
+    RESIDENCY,
     SORT_KEYS,
     UNMEASURED,
     UNMEASURED_REASON,
+    Constraints,
     Option,
     Plan,
     PlanError,
@@ -76,12 +78,53 @@ def _cell(value, fmt: str) -> str:
     help="Options whose speed no measurement of the engine on the backend checks: ranked after the measured ones, "
     "with them, or dropped.",
 )
+@click.option(
+    "--modes",
+    default=",".join((*MODES, "api")),
+    show_default=True,
+    help="Deployment modes to consider (any subset, comma-separated).",
+)
+@click.option(
+    "--residency",
+    type=click.Choice(RESIDENCY),
+    default="any",
+    show_default=True,
+    help="indonesia: only options whose data stays in Indonesia (on-premise, domestic colocation, Jakarta-region "
+    "cloud, APIs that keep data in Indonesia; no hybrid spilling abroad).",
+)
+@click.option("--max-capex", type=float, help="Most hardware capex, in rupiah.")
+@click.option("--max-power-kw", type=float, help="Most facility power of the fleet at full load (IT power × PUE), kW.")
+@click.option("--max-gpus", type=float, help="Most GPUs bought or rented.")
+@click.option(
+    "--allow-geforce-datacenter",
+    is_flag=True,
+    help="Also offer GeForce cards bought for a server room, rack or colocation (their driver licence forbids "
+    "data-centre deployment; the option then carries that caveat).",
+)
 @click.option("--top", type=click.IntRange(1, 10_000), default=15, show_default=True, help="Options shown.")
 @click.option("--json", "as_json", is_flag=True, help="Every option as JSON (with its hitung settings).")
 @click.option("--csv", "as_csv", is_flag=True, help="Every option as CSV.")
 @CATALOG_OPTION
 def plan_cmd(
-    model_name, workload_name, sets, gpus, formats, engines, sizes, by, unmeasured, top, as_json, as_csv, catalog_dir
+    model_name,
+    workload_name,
+    sets,
+    gpus,
+    formats,
+    engines,
+    sizes,
+    by,
+    unmeasured,
+    modes,
+    residency,
+    max_capex,
+    max_power_kw,
+    max_gpus,
+    allow_geforce_datacenter,
+    top,
+    as_json,
+    as_csv,
+    catalog_dir,
 ):
     """Search GPUs × GPUs per replica × formats × engines × deployment (buy, colocation, cloud, API) for the
     workload; rank the options that fit and meet the latency targets."""
@@ -97,12 +140,24 @@ def plan_cmd(
             raise PlanError(f"--sizes: {sizes!r} is not a list of whole numbers such as 1,2,4,8") from None
         if not size_list or min(size_list) < 1:
             raise PlanError("--sizes: give GPUs per replica of 1 or more, such as 1,2,4,8")
-        plan = search(graph, catalog, candidates(catalog, base, gpus, formats, engines, size_list), unmeasured)
+        limits = Constraints(
+            tuple(m.strip() for m in modes.split(",") if m.strip()),
+            residency,
+            max_capex,
+            max_power_kw,
+            max_gpus,
+            allow_geforce_datacenter,
+        )
+        space = candidates(catalog, base, gpus, formats, engines, size_list, residency)
+        plan = search(graph, catalog, space, unmeasured, limits)
     except (PlanError, ScenarioError) as exc:
         fail(str(exc))
         return
     options = ranked(plan, by)
-    if not any(o.mode != "api" for o in options):
+    if not options:
+        fail(f"no option is left ({_why_none(plan)})")
+        return
+    if not any(o.mode != "api" for o in options) and "api" not in limits.modes or not plan.serving:
         apis = "; ".join(f"{o.offer} Rp {o.idr_per_month:,.0f}/month" for o in options)
         fail(
             f"no GPU option serves this workload within its targets ({_why_none(plan)})"
@@ -124,7 +179,9 @@ def plan_cmd(
             "serving": plan.serving,
             "excluded_configurations": dict(plan.excluded_configurations),
             "excluded_modes": dict(plan.excluded_modes),
+            "excluded_constraints": dict(plan.excluded_constraints),
             "apis": plan.apis,
+            "apis_priced": plan.apis_priced,
             "unmeasured": unmeasured,
         }
         click.echo(json.dumps({"options": out, **counts}, ensure_ascii=False, indent=2))
@@ -165,7 +222,7 @@ def _counts(plan: Plan) -> list[str]:
     less = f" ({priced:,} less {_reasons(plan.excluded_modes)})" if plan.excluded_modes else ""
     second = (
         f"The {plan.serving:,} priced in {len(MODES)} ways ({', '.join(MODES)}) give {_n(gpu_options, 'option')}{less}"
-        f" + {_n(plan.apis, 'API')} = {_n(gpu_options + plan.apis, 'option')}"
+        f" + {_n(plan.apis_priced, 'API')} = {_n(gpu_options + plan.apis_priced, 'option')}"
     )
     unmeasured = plan.unmeasured_options
     if unmeasured:
@@ -175,7 +232,14 @@ def _counts(plan: Plan) -> list[str]:
             if plan.unmeasured == "last"
             else "ranked among the measured ones (--unmeasured last ranks them after)"
         )
-    return [first, second + "."]
+    lines = [first, second + "."]
+    limited = sum(plan.excluded_constraints.values())
+    if limited:
+        lines.append(
+            f"{_n(limited, 'option')} outside your limits ({_reasons(plan.excluded_constraints)}): "
+            f"{len(plan.options):,} left."
+        )
+    return lines
 
 
 def _why_none(plan: Plan) -> str:
@@ -185,6 +249,8 @@ def _why_none(plan: Plan) -> str:
         parts.append(f"{plan.serving:,} serve but no mode has a price ({_reasons(plan.excluded_modes)})")
     if UNMEASURED_REASON in plan.excluded_configurations:
         parts.append("--unmeasured last keeps those with speeds not measured")
+    if plan.excluded_constraints:
+        parts.append(f"outside your limits: {_reasons(plan.excluded_constraints)}")
     return f"{_n(plan.candidates, 'configuration')}: " + "; ".join(parts)
 
 

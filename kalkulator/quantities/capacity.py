@@ -735,10 +735,24 @@ FLEET = (
         "servers_needed",
         "Server yang dibutuhkan",
         "Servers needed",
-        "Fleet GPUs ÷ GPUs per server, rounded up.",
+        "Fleet GPUs ÷ the GPUs of whole replicas one server holds (8 per server with 4-GPU replicas: 8; with "
+        "3-GPU replicas: 6), rounded up: a replica never spans two servers.",
         "Buku, Bab TCO",
-        expr=MAX(1, _whole(safe_div(R("gpus_needed"), R("gpus_per_server")))),
-        doc_id="GPU armada ÷ GPU per server, dibulatkan ke atas.",
+        expr=MAX(
+            1,
+            _whole(
+                safe_div(
+                    R("gpus_needed"),
+                    IF(
+                        R("n_gpus") <= R("gpus_per_server"),
+                        ROUNDDOWN(safe_div(R("gpus_per_server"), R("n_gpus")), 0) * R("n_gpus"),
+                        R("gpus_per_server"),
+                    ),
+                )
+            ),
+        ),
+        doc_id="GPU armada ÷ GPU dari replika utuh yang dimuat satu server (8 per server dengan replika 4 GPU: 8; "
+        "dengan replika 3 GPU: 6), dibulatkan ke atas: satu replika tidak pernah melewati dua server.",
         source_id="Buku, subbab TCO 5 tahun",
     ),
     Quantity(

@@ -93,6 +93,25 @@ CHECKS = (
     ),
     Check(
         "run",
+        NOT(R("engine_evidence_flag")),
+        JOIN(
+            Msg("Mesin ", "The engine "),
+            R("engine"),
+            Msg(" dengan format ", " with the "),
+            R("quant_name"),
+            Msg(" di arsitektur ", " format on the "),
+            R("gpu_arch_key_text"),
+            Msg(" tercatat ", " architecture is "),
+            R("engine_evidence_text"),
+            Msg(
+                " di katalog dukungan mesin (lihat sumbernya): pilih format atau mesin lain.",
+                " in the engine-support catalog (see its source): choose another format or engine.",
+            ),
+        ),
+        Msg("dilaporkan gagal atau tidak didukung", "reported broken or unsupported"),
+    ),
+    Check(
+        "run",
         NOT(R("engine_compute_capability_flag")),
         JOIN(
             Msg("Kernel ", "The "),
@@ -181,6 +200,35 @@ CHECKS = (
         Msg("harga GPU belum diisi", "no GPU price"),
     ),
     Check(
+        "price",
+        R("replica_spans_servers_flag"),
+        JOIN(
+            Msg("Satu replika butuh ", "One replica needs "),
+            R("n_gpus"),
+            Msg(" GPU, satu server profil ", " GPUs, one server of the profile "),
+            R("deployment_name"),
+            Msg(" memuat ", " holds "),
+            R("gpus_per_server"),
+            Msg(
+                ": replika berjalan di dalam satu chassis; pilih GPU per replika lebih sedikit atau profil dengan "
+                "server lebih besar.",
+                ": a replica runs inside one chassis; choose fewer GPUs per replica or a profile with bigger servers.",
+            ),
+        ),
+        Msg("replika melewati batas server", "replica spans servers"),
+    ),
+    Check(
+        "price",
+        R("office_box_exceeded_flag"),
+        Msg(
+            "Armada ini melebihi satu kotak kantor (satu PC, satu PSU): hitung sebagai server rak (profil "
+            "penempatan), dengan PUE dan SDM, atau kurangi GPU.",
+            "This fleet is more than one office box (one PC, one PSU): price it as rack servers (deployment "
+            "profile), with a PUE and staff, or use fewer GPUs.",
+        ),
+        Msg("melebihi satu kotak kantor", "beyond one office box"),
+    ),
+    Check(
         "cloud",
         R("cloud_row") <= 0,
         None,
@@ -213,16 +261,33 @@ CHECKS = (
         Msg("token per bulan diabaikan", "tokens per month ignored"),
     ),
     Check(
+        "warn",  # the numbers stand; the buyer decides, knowing the licence
+        R("licence_datacenter_flag"),
+        Msg(
+            "Lisensi driver GeForce NVIDIA tidak mengizinkan penempatan di pusat data (2.1.3 'No Datacenter "
+            "Deployment'): armada ini di ruang server atau rak; pakai kartu workstation/datacenter, atau satu kotak "
+            "kantor.",
+            "NVIDIA's GeForce driver licence does not allow data-centre deployment (2.1.3 'No Datacenter "
+            "Deployment'): this fleet stands in a server room or rack; use workstation or data-centre cards, or one "
+            "office box.",
+        ),
+        Msg("lisensi GeForce: bukan untuk pusat data", "GeForce licence: no data centre"),
+    ),
+    Check(
         "warn",  # the speed stands as the best estimate, but no measurement of this engine on this backend checks it
         AND(R("usable_hardware_flag"), NOT(R("speed_measured_flag"))),
         JOIN(
             Msg("Belum ada pengukuran ", "No measurement of "),
             R("engine"),
-            Msg(" di backend ", " on the "),
+            Msg(" dengan format ", " with the "),
+            R("quant_format_text"),
+            Msg(" di ", " format on "),
             R("gpu_backend"),
+            Msg(" arsitektur ", " architecture "),
+            R("gpu_arch_key_text"),
             Msg(
                 ": kecepatan memakai parameter ",
-                " backend: the speed uses the parameters ",
+                ": the speed uses the parameters ",
             ),
             R("speed_params_name"),
             Msg(

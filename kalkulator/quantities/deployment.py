@@ -6,10 +6,11 @@ installation, maintenance share, staff, cooling, tariff and colocation plan; eac
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, EQ, IF, IFERROR, INDEX, MATCH, OR, Col, R
+from kalkulator.expr import AND, EQ, IF, IFERROR, INDEX, MATCH, MIN, OR, Col, R
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 PROFILES = "Katalog profil penempatan (assumptions/deployments.csv)"
+OFFICE_ROW = MATCH("workstation", Col("deployment", "name"))  # the office-box profile whose limits it states
 BOARDS = "Katalog board GPU (assumptions/boards.csv): GPU SXM/OAM dijual per board 4 atau 8 GPU"
 
 
@@ -57,23 +58,48 @@ QUANTITIES = (
         doc_id="Posisi GPU di katalog board (0 = dijual sebagai kartu, bukan hanya di board).",
         source_id="Katalog board GPU (assumptions/boards.csv)",
     ),
+    lookup(
+        "gpu_datacenter_use_text",
+        "gpu",
+        "datacenter_use",
+        fallback="allowed",
+        demanded=False,
+        doc_id="apakah lisensi driver kartu ini mengizinkan penempatan di pusat data (GeForce: forbidden).",
+        source_id="Katalog GPU: kolom datacenter_use (lisensi driver GeForce NVIDIA, 2.1.3)",
+    ),
+    Quantity(
+        "office_box_gpus",
+        "GPU dalam satu kotak kantor",
+        "GPUs an office box holds",
+        "GPUs per server × most servers of the workstation profile: the fleet an office desktop carries (one PC, one "
+        "PSU, one office circuit).",
+        PROFILES,
+        expr=IFERROR(
+            INDEX(Col("deployment", "gpus_per_server"), OFFICE_ROW)
+            * INDEX(Col("deployment", "max_servers"), OFFICE_ROW),
+            0,
+        ),
+        doc_id="GPU per server × server maksimum profil workstation: armada yang dimuat satu desktop kantor (satu PC, "
+        "satu PSU, satu sirkuit kantor).",
+        source_id="Katalog profil penempatan (assumptions/deployments.csv)",
+    ),
     Quantity(
         "deployment_name",
         "Profil penempatan",
         "Deployment profile",
-        "Where the fleet runs: HGX/DGX for GPUs sold only on boards (SXM, OAM); workstation for GeForce, Apple "
-        "and CPU systems and for fleets of 1–2 cards; server rak (PCIe cards in 4U servers) otherwise. Choose "
-        "another profile as a manual value.",
+        "Where the fleet runs: HGX/DGX for GPUs sold only on boards (SXM, OAM); workstation for Apple and CPU systems "
+        "and for fleets and replicas one office box holds; server rak (PCIe cards in 4U servers, a server room or "
+        "data centre) otherwise — GeForce fleets beyond one office box too, where their driver licence applies. "
+        "Choose another profile as a manual value.",
         PROFILES,
         expr=IF(
             R("board_row") > 0,
             "HGX/DGX",
             IF(
                 OR(
-                    EQ(R("gpu_segment_type"), "consumer"),
                     EQ(R("gpu_segment_type"), "apple"),
                     EQ(R("gpu_segment_type"), "cpu"),
-                    R("gpus_needed") <= 2,
+                    AND(R("gpus_needed") <= R("office_box_gpus"), R("n_gpus") <= R("office_box_gpus")),
                 ),
                 "workstation",
                 "server rak",
@@ -82,9 +108,10 @@ QUANTITIES = (
         overridable=True,
         choices=("deployment", "name"),
         doc_id=(
-            "Tempat armada berjalan: HGX/DGX untuk GPU yang hanya dijual di board (SXM, OAM); "
-            "workstation untuk GeForce, Apple, sistem CPU, dan armada 1–2 kartu; server rak (kartu PCIe "
-            "di server 4U) selain itu. Pilih profil lain sebagai isian manual."
+            "Tempat armada berjalan: HGX/DGX untuk GPU yang hanya dijual di board (SXM, OAM); workstation untuk "
+            "sistem Apple dan CPU serta armada dan replika yang muat di satu kotak kantor; server rak (kartu PCIe "
+            "di server 4U, ruang server atau pusat data) selain itu — termasuk armada GeForce di atas satu kotak "
+            "kantor, tempat lisensi drivernya berlaku. Pilih profil lain sebagai isian manual."
         ),
         source_id="Katalog profil penempatan (assumptions/deployments.csv)",
     ),
@@ -125,6 +152,77 @@ QUANTITIES = (
             "(workstation 2, server rak 8); armada butuh server utuh."
         ),
         source_id="Katalog profil penempatan (assumptions/deployments.csv)",
+    ),
+    lookup(
+        "deployment_max_servers",
+        "deployment",
+        "max_servers",
+        doc_id="Server (kotak) terbanyak yang dimuat profil: kotak kantor adalah satu PC (0 = tanpa batas).",
+        source_id="Katalog profil penempatan (assumptions/deployments.csv)",
+    ),
+    lookup(
+        "deployment_max_server_power_w",
+        "deployment",
+        "max_server_power_w",
+        doc_id="Daya terbesar PSU satu server (0 = tanpa batas).",
+        source_id="Katalog profil penempatan (assumptions/deployments.csv)",
+    ),
+    Quantity(
+        "deployment_datacenter_flag",
+        "Penempatan pusat data?",
+        "Data-centre deployment?",
+        "TRUE when the profile stands in a server room or data centre (licences that forbid data-centre use apply).",
+        PROFILES,
+        expr=EQ(IF(R("deployment_row") > 0, INDEX(Col("deployment", "datacenter"), R("deployment_row")), 1), 1),
+        doc_id="TRUE bila profil berada di ruang server atau pusat data (lisensi yang melarang pemakaian di pusat "
+        "data berlaku).",
+        source_id="Katalog profil penempatan (assumptions/deployments.csv)",
+    ),
+    Quantity(
+        "replica_spans_servers_flag",
+        "Replika melewati batas server?",
+        "Replica spans servers?",
+        "TRUE when one replica needs more GPUs than one server of the profile holds: a tensor- or layer-split "
+        "replica runs inside one chassis, so the fleet cannot be built this way.",
+        PROFILES,
+        expr=R("n_gpus") > R("gpus_per_server"),
+        doc_id="TRUE bila satu replika butuh lebih banyak GPU daripada satu server profil ini: replika tensor- atau "
+        "layer-split berjalan di dalam satu chassis, jadi armada tidak bisa dibangun begini.",
+        source_id="Katalog profil penempatan (assumptions/deployments.csv)",
+    ),
+    Quantity(
+        "office_box_exceeded_flag",
+        "Melebihi kotak kantor?",
+        "Beyond the office box?",
+        "TRUE when the profile holds at most a few boxes (an office desktop) and the fleet needs more servers, or a "
+        "server's GPUs at TDP plus host power exceed its most power: such a fleet is priced as a server room, not a "
+        "desktop with PUE 1 and no staff.",
+        PROFILES,
+        expr=OR(
+            AND(R("deployment_max_servers") > 0, R("servers_needed") > R("deployment_max_servers")),
+            AND(
+                R("deployment_max_server_power_w") > 0,
+                MIN(R("gpus_needed"), R("gpus_per_server")) * R("gpu_tdp_w") + R("host_power_w")
+                > R("deployment_max_server_power_w"),
+            ),
+        ),
+        doc_id="TRUE bila profil hanya memuat sedikit kotak (desktop kantor) dan armada butuh lebih banyak "
+        "server, atau "
+        "GPU satu server pada TDP ditambah daya host melebihi daya maksimumnya: armada seperti itu dihitung sebagai "
+        "ruang server, bukan desktop dengan PUE 1 tanpa SDM.",
+        source_id="Katalog profil penempatan (assumptions/deployments.csv)",
+    ),
+    Quantity(
+        "licence_datacenter_flag",
+        "Lisensi melarang penempatan ini?",
+        "Licence forbids this deployment?",
+        "TRUE when the GPU's driver licence forbids data-centre deployment (GeForce) and the fleet stands in a server "
+        "room or data centre; colocation of such cards is outside the licence too.",
+        "Katalog GPU (datacenter_use) dan profil penempatan (datacenter)",
+        expr=AND(EQ(R("gpu_datacenter_use_text"), "forbidden"), R("deployment_datacenter_flag")),
+        doc_id="TRUE bila lisensi driver GPU melarang penempatan di pusat data (GeForce) dan armada berada di ruang "
+        "server atau pusat data; colocation kartu seperti itu juga di luar lisensi.",
+        source_id="Katalog GPU (datacenter_use) dan profil penempatan (datacenter)",
     ),
     Quantity(
         "bought_gpus",

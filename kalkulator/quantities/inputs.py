@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, EQ, IF, IFERROR, INDEX, JOIN, MATCH, MIN, NE, OR, Col, R, safe_div
+from kalkulator.expr import AND, EQ, IF, IFERROR, INDEX, JOIN, MATCH, MIN, NE, NOT, OR, ROUND, Col, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK = "Buku 'Kalkulasi Token Generation'"
@@ -516,6 +516,10 @@ SUPPORT_FORMAT_ROW = MATCH(JOIN(R("engine"), "/", R("quant_format_text")), Col("
 SUPPORT_BACKEND_FORMAT_ROW = MATCH(
     JOIN(R("engine"), "/", R("gpu_backend"), "/", R("quant_format_text")), Col("support", "name")
 )
+SUPPORT_ARCH_ROW = MATCH(
+    JOIN(R("engine"), "/", R("gpu_backend"), "/", R("quant_format_text"), ".", R("gpu_arch_key_text")),
+    Col("support", "name"),
+)
 FORMATS = (
     row_of(
         "quant",
@@ -858,6 +862,52 @@ FORMATS = (
         source_id="Katalog GPU (compute_capability) dan dukungan mesin (min_compute_capability)",
     ),
     Quantity(
+        "gpu_arch_key_text",
+        "Kunci arsitektur GPU",
+        "GPU architecture key",
+        "The architecture as engine-support rows name it: smNN from the CUDA compute capability (sm120 for GeForce "
+        "and RTX PRO Blackwell, sm100 for B200), else the architecture family (RDNA3, M2 …).",
+        "Katalog GPU (kolom compute_capability dan arch)",
+        expr=IF(
+            R("gpu_compute_capability") > 0, JOIN("sm", ROUND(R("gpu_compute_capability") * 10, 0)), R("gpu_arch_text")
+        ),
+        doc_id="Arsitektur seperti yang dipakai baris dukungan mesin: smNN dari kapabilitas komputasi CUDA (sm120 "
+        "untuk GeForce dan RTX PRO Blackwell, sm100 untuk B200), selain itu keluarga arsitektur (RDNA3, M2 …).",
+        source_id="Katalog GPU (kolom compute_capability dan arch)",
+    ),
+    Quantity(
+        "engine_evidence_text",
+        "Bukti dukungan mesin",
+        "Evidence the engine runs it",
+        "What stands behind this engine running this format on this GPU architecture: the engine/backend/format.arch "
+        "row of the support catalog, else engine/backend/format, else engine/format (measured, documented, "
+        "reported-broken, unsupported; blank when no row names the pair).",
+        "Katalog dukungan mesin (assumptions/engine_support.csv, kolom evidence)",
+        expr=IFERROR(
+            INDEX(Col("support", "evidence"), SUPPORT_ARCH_ROW),
+            IFERROR(
+                INDEX(Col("support", "evidence"), SUPPORT_BACKEND_FORMAT_ROW),
+                IFERROR(INDEX(Col("support", "evidence"), SUPPORT_FORMAT_ROW), ""),
+            ),
+        ),
+        doc_id="Yang mendasari mesin ini menjalankan format ini di arsitektur GPU ini: baris "
+        "engine/backend/format.arch di katalog dukungan, selain itu engine/backend/format, selain itu engine/format "
+        "(measured, documented, reported-broken, unsupported; kosong bila tidak ada baris).",
+        source_id="Katalog dukungan mesin (assumptions/engine_support.csv, kolom evidence)",
+    ),
+    Quantity(
+        "engine_evidence_flag",
+        "Tidak ada laporan gagal untuk pasangan ini?",
+        "No report that this pair fails?",
+        "FALSE when the support catalog says this engine, format and architecture is reported broken (an open issue, "
+        "cited) or unsupported by the engine's docs: the setup is left out.",
+        "Katalog dukungan mesin (assumptions/engine_support.csv, kolom evidence)",
+        expr=NOT(OR(EQ(R("engine_evidence_text"), "reported-broken"), EQ(R("engine_evidence_text"), "unsupported"))),
+        doc_id="FALSE bila katalog dukungan menyatakan mesin, format dan arsitektur ini dilaporkan gagal (laporan "
+        "masalah terbuka, dikutip) atau tidak didukung dokumentasi mesin: konfigurasi ini ditinggalkan.",
+        source_id="Katalog dukungan mesin (assumptions/engine_support.csv, kolom evidence)",
+    ),
+    Quantity(
         "speed_arch_key_text",
         "Kunci parameter kecepatan arsitektur",
         "Architecture speed-parameter key",
@@ -925,12 +975,13 @@ FORMATS = (
         "speed_measured_flag",
         "Kecepatan mesin ini terukur di backend ini?",
         "Engine's speed measured on this backend?",
-        "TRUE when the speed parameters rest on measurements of this engine on this backend: a row with fit points, "
-        "named for the backend (or its architecture family), or an engine-wide row on CUDA, where the engine-wide "
-        "rows are fitted. FALSE: the speed is borrowed or assumed, and the status says so.",
+        "TRUE when a shipped measurement ran this engine with this weight format on this GPU architecture (support "
+        "evidence 'measured') and the speed parameters rest on measurements of this engine on this backend: a row "
+        "with fit points, named for the backend (or its architecture family), or an engine-wide row on CUDA, where "
+        "the engine-wide rows are fitted. FALSE: the speed is borrowed or assumed, and the status says so.",
         "Katalog parameter kecepatan (kolom name, fit_points)",
         expr=IF(
-            R("speed_row") > 0,
+            AND(R("speed_row") > 0, EQ(R("engine_evidence_text"), "measured")),
             AND(
                 INDEX(Col("speed", "fit_points"), R("speed_row")) > 0,
                 OR(
@@ -942,7 +993,8 @@ FORMATS = (
             ),
             False,
         ),
-        doc_id="TRUE bila parameter kecepatan berdasar pengukuran mesin ini di backend ini: baris dengan titik fit "
+        doc_id="TRUE bila ada pengukuran yang dikirim proyek untuk mesin, format bobot dan arsitektur GPU ini (bukti "
+        "'measured') dan parameter kecepatan berdasar pengukuran mesin ini di backend ini: baris dengan titik fit "
         "yang dinamai untuk backend ini (atau keluarga arsitekturnya), atau baris umum mesin di CUDA, tempat baris "
         "umum di-fit. FALSE: kecepatannya pinjaman atau asumsi, dan status menyebutkannya.",
         source_id="Katalog parameter kecepatan (kolom name, fit_points)",
