@@ -17,6 +17,7 @@ from kalkulator.arrays import evaluate_many, rows
 from kalkulator.catalog import Catalog
 from kalkulator.expr import Value
 from kalkulator.graph import Graph
+from kalkulator.launch import NEEDS, launch_command, repository
 from kalkulator.scenario import ScenarioError, closest, resolve
 
 GPUS_PER_REPLICA = (1, 2, 4, 8)
@@ -70,6 +71,10 @@ OUTPUTS = (
     "pue",
     "hybrid_capex_idr",
     "hybrid_fleet_frac",
+    "staff_fte_ratio",
+    "quant_format_text",
+    "requests_per_day",
+    *NEEDS,
     *MODES.values(),
 )
 CANDIDATE_KEYS = ("gpu_name", "n_gpus", "split_mode", "quant_name", "engine")
@@ -153,6 +158,8 @@ class Option:
     data_region: str = ""  # where the data is processed (on-premise: the buyer's own site)
     marketplace: bool = False  # a cloud offer of third-party hosts (peer to peer)
     evidence: str = ""  # engine-support evidence of the engine, format and GPU architecture
+    staff_fte: float = 0.0  # engineers (full-time equivalents) the owned fleet needs
+    launch: str = ""  # the engine's command for one replica, with the flags the numbers assume
 
     def as_dict(self) -> dict[str, Value]:
         return {
@@ -179,6 +186,8 @@ class Option:
             "data_region": self.data_region,
             "marketplace": self.marketplace,
             "evidence": self.evidence,
+            "staff_fte": self.staff_fte,
+            "launch": self.launch,
         }
 
 
@@ -198,6 +207,9 @@ class Plan:
     unmeasured: str = "last"  # one of UNMEASURED: the search's choice, ranked()'s default
     excluded_constraints: Counter = field(default_factory=Counter)  # priced options outside the buyer's limits
     apis_priced: int = 0  # APIs priced, before the buyer's limits
+    demand_tokens_per_month: float = 0.0  # the demand the sizing used (the workload's, shared by every option)
+    requests_per_day: float = 0.0
+    best_outside: tuple[Option, str] | None = None  # the cheapest option a limit left out, and why
     constraints: Constraints = field(default_factory=lambda: Constraints())
 
     @property
@@ -356,8 +368,12 @@ def search(
     base = {k: v for k, v in shared.items() if k not in (*CANDIDATE_KEYS, "cloud_offer_name")}
     plan = Plan([], Counter(), len(scenarios), base)
     plan.unmeasured, plan.constraints = unmeasured, limits
+    plan.demand_tokens_per_month = float(values[0]["demand_tokens_per_month"])
+    plan.requests_per_day = float(values[0]["requests_per_day"])
     regions = {t: {r["name"]: r["data_region"] for r in catalog[t].rows} for t in ("cloud", "hosting", "api")}
     kinds = {r["name"]: r["offer_kind"] for r in catalog["cloud"].rows}
+    model = catalog["model"].find(str(base.get("model_name") or graph["model_name"].default))
+    repo = repository(str(model["source"]) if model else "", str(model["name"]) if model else "")
     for s, r in zip(scenarios, values, strict=True):
         reason = _reason(r)
         if reason is None and unmeasured == "drop" and not r["speed_measured_flag"]:
@@ -366,6 +382,9 @@ def search(
             plan.excluded_configurations[reason] += 1
             continue
         plan.serving += 1
+        launch = launch_command(
+            str(s["engine"]), int(float(s["n_gpus"])), str(r["quant_format_text"]), str(s["quant_name"]), repo, r
+        )
         months = 12 * float(r["horizon_years"])
         tokens = float(r["demand_tokens_per_month"]) * months
         for mode, answer in MODES.items():
@@ -404,10 +423,12 @@ def search(
                 }.get(mode, "indonesia" if limits.residency == "indonesia" else "on-premise"),
                 marketplace=mode == "cloud" and kinds.get(offer) == "marketplace",
                 evidence=str(r["engine_evidence_text"]),
+                staff_fte=float(r["staff_fte_ratio"]) * share if owned else 0.0,
+                launch=launch,
             )
             outside = _outside(option, r, limits, regions["api"])
             if outside:
-                plan.excluded_constraints[outside] += 1
+                _left_out(plan, option, outside)
                 continue
             plan.options.append(option)
     plan.excluded = plan.excluded_configurations + plan.excluded_modes
@@ -417,11 +438,19 @@ def search(
         option.data_region = regions["api"].get(option.offer, "")
         outside = _outside(option, {}, limits, regions["api"])
         if outside:
-            plan.excluded_constraints[outside] += 1
+            _left_out(plan, option, outside)
         else:
             plan.options.append(option)
     _mark_pareto(plan.options, unmeasured)
     return plan
+
+
+def _left_out(plan: Plan, option: Option, reason: str) -> None:
+    """Count an option a limit removes; keep the cheapest such (measured, or an API) for the answer."""
+    plan.excluded_constraints[reason] += 1
+    best = plan.best_outside
+    if option.speed_measured and (best is None or option.idr_per_month < best[0].idr_per_month):
+        plan.best_outside = (option, reason)
 
 
 def _outside(o: Option, r: Mapping[str, Value], limits: Constraints, api_regions: Mapping[str, str]) -> str | None:

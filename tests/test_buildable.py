@@ -133,9 +133,7 @@ def test_geforce_in_a_server_room_only_when_asked_and_then_with_the_licence_cave
 
 def test_a_wide_geforce_replica_is_a_server_and_a_desktop_never_holds_more_than_one_box():
     # 4× RTX 3090 for a 70B: more than the office box's two cards, so a rack server with its licence caveat.
-    values = compute(
-        {"model_name": "Llama-3.3-70B", "gpu_name": "RTX 3090 24GB", "quant_name": "Q4_K_M", "n_gpus": 4}
-    )
+    values = compute({"model_name": "Llama-3.3-70B", "gpu_name": "RTX 3090 24GB", "quant_name": "Q4_K_M", "n_gpus": 4})
     assert values["deployment_name"] == "server rak"
     assert values["licence_datacenter_flag"] is True and "GeForce licence" in values["caveats_text"]
     # Typed back to the workstation profile, the replica no longer fits one desktop (two x16 slots): no price.
@@ -157,7 +155,9 @@ def test_vllm_nvfp4_on_consumer_blackwell_and_mxfp4_on_volta_show_the_evidence()
     assert values["gpu_arch_key_text"] == "sm120"  # compute capability 12.0
     assert values["engine_evidence_text"] == "reported-broken"
     assert "reported-broken" in values["status_text"] and values["run_check_text"] != "OK"
-    values = compute({"gpu_name": "V100 SXM2 32GB", "engine": "vllm", "quant_name": "MXFP4", "model_name": "gpt-oss-20b"})
+    values = compute(
+        {"gpu_name": "V100 SXM2 32GB", "engine": "vllm", "quant_name": "MXFP4", "model_name": "gpt-oss-20b"}
+    )
     assert values["engine_evidence_text"] == "unsupported" or values["engine_compute_capability_flag"] is False
     assert values["run_check_text"] != "OK"
     # On a B200 (sm100) NVFP4 in vLLM is documented, not measured: it runs, and its speed is not called measured.
@@ -186,8 +186,9 @@ def test_speed_is_called_measured_only_where_a_shipped_run_of_engine_format_and_
     measured = compute({"gpu_name": "RTX 3090 24GB", "quant_name": "Q4_K_M", "engine": "llama.cpp"})
     assert measured["speed_measured_flag"] is True
     unmeasured = compute({"gpu_name": "H100 SXM 80GB", "quant_name": "FP8", "engine": "vllm"})
-    assert unmeasured["speed_measured_flag"] is False and "No measurement of vllm" in unmeasured["caveats_text"] + (
-        unmeasured["status_text"]
+    assert (
+        unmeasured["speed_measured_flag"] is False
+        and "No measurement of vllm" in unmeasured["caveats_text"] + (unmeasured["status_text"])
     )
     # The catalog's measured rows are exactly the shipped runs' engine/backend/format.arch sets.
     catalog = load_catalog()

@@ -54,7 +54,8 @@ def test_gb200_is_bought_as_a_whole_nvl72_rack(calc):
 @pytest.mark.parametrize(
     ("gpu", "gpus", "profile"),
     [
-        ("RTX 4090 24GB", 4, "workstation"),  # GeForce: a desk-side PC, whatever the count
+        ("RTX 4090 24GB", 2, "workstation"),  # GeForce: a desk-side PC while one office box holds the fleet
+        ("RTX 4090 24GB", 4, "server rak"),  # more than two x16 slots: a rack server (its licence caveat applies)
         ("L40S 48GB", 2, "workstation"),  # 1–2 PCIe cards fit a workstation
         ("L40S 48GB", 6, "server rak"),  # more go into a 4U server
         ("H100 SXM 80GB", 1, "HGX/DGX"),  # SXM only on boards

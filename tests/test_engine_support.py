@@ -66,13 +66,13 @@ def test_a_bad_support_row_names_file_line_and_field(tmp_path):
     shutil.copytree(CATALOG_DIR, folder)
     path = folder / "engine_support.csv"
     lines = path.read_text(encoding="utf-8").splitlines()
-    lines.insert(2, "vllm/metla,typo,2026-01-01,")
-    lines.insert(3, "vlm/cuda,typo,2026-01-01,")
+    lines.insert(2, "vllm/metla,typo,2026-01-01,,documented")
+    lines.insert(3, "vlm/cuda,typo,2026-01-01,,documented")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     with pytest.raises(CatalogError) as err:
         load_catalog(folder)
     text = "\n".join(err.value.messages)
-    assert f"{path}:3:name: 'vllm/metla' must be engine/backend, engine/format or engine/backend/format" in text
+    assert f"{path}:3:name: 'vllm/metla' must be engine/backend, engine/format, engine/backend/format or" in text
     assert f"{path}:4:name: 'vlm' is not an engine of engines.csv" in text
 
 

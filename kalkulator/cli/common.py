@@ -22,6 +22,22 @@ CATALOG_OPTION = click.option(
 )
 
 
+def number(x: float, decimals: int = 0, lang: str = "en") -> str:
+    """A number as people read it in `lang`: 1,234.5 in English, 1.234,5 in Indonesian."""
+    text = f"{x:,.{decimals}f}"
+    return text.translate(str.maketrans(",.", ".,")) if lang == "id" else text
+
+
+def width() -> int:
+    """The terminal width human output wraps to: $COLUMNS, else 100."""
+    import os
+
+    try:
+        return max(40, int(os.environ.get("COLUMNS", "")))
+    except ValueError:
+        return 100
+
+
 def fail(message: str) -> NoReturn:
     """Print `error: message` on stderr and exit 2 (bad input)."""
     click.echo(f"error: {message}", err=True)

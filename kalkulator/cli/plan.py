@@ -9,7 +9,9 @@ from collections import Counter
 
 import click
 
+from kalkulator.cli.catalog import LANG_OPTION
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail, parse_sets
+from kalkulator.cli.plan_answer import answer_lines, compact_table, counts_lines
 from kalkulator.graph import Graph
 from kalkulator.plan import (
     GPUS_PER_REPLICA,
@@ -102,6 +104,9 @@ def _cell(value, fmt: str) -> str:
     "data-centre deployment; the option then carries that caveat).",
 )
 @click.option("--top", type=click.IntRange(1, 10_000), default=15, show_default=True, help="Options shown.")
+@click.option("--details", is_flag=True, help="Under each row: the hitung command, caveats and launch command.")
+@click.option("--wide", is_flag=True, help="Every column, each row's hitung command, the counts first (no wrapping).")
+@LANG_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Every option as JSON (with its hitung settings).")
 @click.option("--csv", "as_csv", is_flag=True, help="Every option as CSV.")
 @CATALOG_OPTION
@@ -122,6 +127,9 @@ def plan_cmd(
     max_gpus,
     allow_geforce_datacenter,
     top,
+    details,
+    wide,
+    lang,
     as_json,
     as_csv,
     catalog_dir,
@@ -195,7 +203,14 @@ def plan_cmd(
         writer.writerows(rows)
         click.echo(buf.getvalue(), nl=False)
         return
-    click.echo(_table(options[:top], plan, by))
+    if wide:
+        click.echo(_table(options[:top], plan, by))
+        return
+    model = str(plan.base.get("model_name") or graph["model_name"].default)
+    lines = answer_lines(options, plan, catalog, model, lang)
+    lines += ["", *compact_table(options[:top], plan, by, lang, details)]
+    lines += ["", *counts_lines(plan, lang)]
+    click.echo("\n".join(lines))
 
 
 def _n(count: int, unit: str) -> str:

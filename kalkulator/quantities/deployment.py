@@ -218,7 +218,7 @@ QUANTITIES = (
         "Licence forbids this deployment?",
         "TRUE when the GPU's driver licence forbids data-centre deployment (GeForce) and the fleet stands in a server "
         "room or data centre; colocation of such cards is outside the licence too.",
-        "Katalog GPU (datacenter_use) dan profil penempatan (datacenter)",
+        "GPU catalog (datacenter_use) and deployment profiles (datacenter)",
         expr=AND(EQ(R("gpu_datacenter_use_text"), "forbidden"), R("deployment_datacenter_flag")),
         doc_id="TRUE bila lisensi driver GPU melarang penempatan di pusat data (GeForce) dan armada berada di ruang "
         "server atau pusat data; colocation kartu seperti itu juga di luar lisensi.",

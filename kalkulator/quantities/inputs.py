@@ -867,7 +867,7 @@ FORMATS = (
         "GPU architecture key",
         "The architecture as engine-support rows name it: smNN from the CUDA compute capability (sm120 for GeForce "
         "and RTX PRO Blackwell, sm100 for B200), else the architecture family (RDNA3, M2 …).",
-        "Katalog GPU (kolom compute_capability dan arch)",
+        "GPU catalog (compute_capability and arch columns)",
         expr=IF(
             R("gpu_compute_capability") > 0, JOIN("sm", ROUND(R("gpu_compute_capability") * 10, 0)), R("gpu_arch_text")
         ),
@@ -882,7 +882,7 @@ FORMATS = (
         "What stands behind this engine running this format on this GPU architecture: the engine/backend/format.arch "
         "row of the support catalog, else engine/backend/format, else engine/format (measured, documented, "
         "reported-broken, unsupported; blank when no row names the pair).",
-        "Katalog dukungan mesin (assumptions/engine_support.csv, kolom evidence)",
+        "Engine-support catalog (assumptions/engine_support.csv, evidence column)",
         expr=IFERROR(
             INDEX(Col("support", "evidence"), SUPPORT_ARCH_ROW),
             IFERROR(
@@ -901,7 +901,7 @@ FORMATS = (
         "No report that this pair fails?",
         "FALSE when the support catalog says this engine, format and architecture is reported broken (an open issue, "
         "cited) or unsupported by the engine's docs: the setup is left out.",
-        "Katalog dukungan mesin (assumptions/engine_support.csv, kolom evidence)",
+        "Engine-support catalog (assumptions/engine_support.csv, evidence column)",
         expr=NOT(OR(EQ(R("engine_evidence_text"), "reported-broken"), EQ(R("engine_evidence_text"), "unsupported"))),
         doc_id="FALSE bila katalog dukungan menyatakan mesin, format dan arsitektur ini dilaporkan gagal (laporan "
         "masalah terbuka, dikutip) atau tidak didukung dokumentasi mesin: konfigurasi ini ditinggalkan.",
