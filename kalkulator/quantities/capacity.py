@@ -651,7 +651,7 @@ CLOSED = (
 
 FLEET = (
     Quantity(
-        "closed_users_per_replica",
+        "closed_replica_users",
         "Pengguna per replika, semua mengirim bersamaan",
         "Users per replica, all sending at once",
         "Users one replica serves within both targets even when all of them send a request at the same moment: the "
@@ -685,7 +685,7 @@ FLEET = (
         CLOSED,
         expr=IF(
             R("peak_concurrent_users") > 0,
-            safe_div(R("closed_users_per_replica") * R("peak_requests_per_s"), R("peak_concurrent_users")),
+            safe_div(R("closed_replica_users") * R("peak_requests_per_s"), R("peak_concurrent_users")),
             0,
         ),
         doc_id=(
@@ -708,7 +708,7 @@ FLEET = (
         "replica never waits). The open figure when the targets cannot be met or there are no users at the peak.",
         QUEUE + "; " + CLOSED,
         expr=IF(
-            AND(R("sla_max_requests_per_s") > 0, R("closed_users_per_replica") >= 1),
+            AND(R("sla_max_requests_per_s") > 0, R("closed_replica_users") >= 1),
             MAX(R("sla_max_requests_per_s"), R("closed_requests_per_s")),
             R("sla_max_requests_per_s"),
         ),
