@@ -9,8 +9,8 @@ from kalkulator.quantities.base import Quantity, lookup, row_of
 BOOK_COLO_POWER = "Buku, Bab colocation: paket termasuk daya sampai batas kW-nya; kelebihan dibayar per kWh"
 RESALE_ASSUMPTION = (
     "Assumption fitted to used-market reports: GPU Lease Rate Index (secondary-market H100 sales, Jan 2026) 60-65 % "
-    "of the price after 1 year, 40-45 % after 2, 25-35 % after 3, 10-15 % after 5; Silicon Data via press: an H100 "
-    "system in its third year ~45 % (2025); used A100s lose 45-50 % in year 1 (same index)"
+    "of the price after 1 year, 40-45 % after 2, 25-35 % after 3, 10-15 % after 5, Silicon Data via press: an H100 "
+    "system in its third year ~45 % (2025), used A100s lose 45-50 % in year 1 (same index)"
 )
 RESALE_ASSUMPTION_ID = (
     "Asumsi yang dicocokkan dengan laporan pasar bekas: GPU Lease Rate Index (penjualan H100 bekas, Jan 2026) 60-65 % "
@@ -133,7 +133,8 @@ QUANTITIES = (
         "On-premise TCO",
         "Capex − resale value at the horizon + opex × months: what buying costs over the horizon when the hardware "
         "is sold at its end (a one-month job pays the used-market loss, not a month of depreciation).",
-        BOOK_TCO + "; " + RESALE_ASSUMPTION,
+        "The book's TCO chapter (capex + monthly opex × months), with the hardware sold at the horizon: "
+        + RESALE_ASSUMPTION,
         expr=R("hardware_capex_idr")
         - R("resale_value_end_idr")
         + R("onprem_opex_idr_per_month") * 12 * R("horizon_years"),
@@ -305,7 +306,7 @@ QUANTITIES = (
         "TCO colocation",
         "Colocation TCO",
         "Capex − resale value at the horizon + colocation opex × months.",
-        BOOK_TCO + "; " + RESALE_ASSUMPTION,
+        "The book's TCO chapter (colocation), with the hardware sold at the horizon: " + RESALE_ASSUMPTION,
         expr=R("hardware_capex_idr")
         - R("resale_value_end_idr")
         + R("colocation_opex_idr_per_month") * 12 * R("horizon_years"),

@@ -266,7 +266,7 @@ QUANTITIES = (
         "Users (employees)",
         "People who use the service (e.g. employees with access); with the share active at the peak they give the "
         "concurrent users at the peak (0 = the demand comes from the tokens per month).",
-        "Buku L2093 ('50 karyawan'), L2161 ('1000 concurrent user × … 10 response/jam × 13 jam aktif')",
+        "Book L2093 (50 employees), L2161 (1,000 concurrent users × 10 responses an hour × 13 active hours)",
         default=0,
         doc_id=(
             "Orang yang memakai layanan (mis. karyawan yang punya akses); bersama porsi yang aktif saat "
@@ -293,7 +293,8 @@ QUANTITIES = (
         "from the tokens per month instead). Each sends a request every 3,600 ÷ requests per user per hour seconds "
         "(at most one in flight); the requests per day, the monthly tokens and the money follow from them. Type a "
         "count to use it instead.",
-        "Buku L2161 ('1000 concurrent user × 500 token/response × 10 response/jam × 13 jam aktif'); Little 1961",
+        "Book L2161 (1,000 concurrent users × 500 tokens a response × 10 responses an hour × 13 active hours); "
+        "Little 1961",
         expr=R("total_users") * R("peak_active_share_frac"),
         overridable=True,
         doc_id=(
@@ -325,7 +326,7 @@ QUANTITIES = (
         "Seconds a user waits between receiving an answer and sending the next request: 3,600 ÷ requests per user "
         "per hour − (TTFT target + output tokens × TPOT target), at least 0; 0 when the requests per hour are 0 (a "
         "batch worker or a load test: always a request in flight). Type seconds to use them instead.",
-        "Buku L2161 (10 response/jam); Little 1961",
+        "Book L2161 (10 responses an hour); Little 1961",
         expr=IF(
             R("requests_per_user_per_hour") > 0,
             MAX(
