@@ -112,3 +112,16 @@ def test_a_typed_monthly_demand_that_other_inputs_override_says_so(catalog, grap
     assert ("tokens_per_month" in typed["status_text"]) and typed["run_check_text"] == "OK"
     # The monthly tokens alone are the demand: nothing to say.
     assert status(tokens_per_month=2e9)["status_text"] == "OK"
+
+
+def test_hitung_prints_the_demand_the_sizing_used():
+    from click.testing import CliRunner
+
+    from kalkulator.cli import main
+
+    # 500 users × 10 requests an hour × 12 h ÷ 2 = 30,000 requests a day; × 365 / 12 days × 1,500 tokens =
+    # 1,368,750,000 tokens a month, printed in the answer block beside the (ignored) default tokens per month.
+    out = CliRunner().invoke(main, ["hitung", "--lang", "en", "--set", "peak_concurrent_users=500"]).stdout
+    answers = out[out.index("SUMMARY: answers") :]
+    assert f"{round(30_000 * 365 / 12 * 1500):,}" == "1,368,750,000"
+    assert "1,368,750,000" in answers and "30,000" in answers
