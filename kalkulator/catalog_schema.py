@@ -1354,6 +1354,23 @@ WORKLOAD = Schema(
             1_000_000,
             doc="tokens the vision encoder gives one image",
         ),
+        _num(
+            "requests_per_user_per_hour",
+            ("Permintaan per pengguna aktif per jam", "Requests per active user per hour"),
+            0,
+            100_000,
+            plausible=(0, 600, "requests an hour from one person"),
+            doc="Requests one active user sends per hour (the book: 10 responses an hour; 0 = back to back, like a "
+            "batch worker), from the workload preset.",
+        ),
+        _num(
+            "peak_active_share_frac",
+            ("Porsi pengguna aktif saat puncak", "Share of users active at the peak"),
+            0,
+            1,
+            unit="0–1",
+            doc="Share of the users who use the service in the busiest hour, from the workload preset.",
+        ),
         *_SOURCE,
     ),
     "Profil beban kerja",

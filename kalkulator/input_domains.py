@@ -37,6 +37,7 @@ DOMAINS: dict[str, Domain] = {
     "traffic_growth_pct_per_month": Domain(-50, 200),  # a signed rate: traffic may shrink
     "requests_per_day": Domain(0, 1e12),
     "peak_to_average_ratio": Domain(1, 1000),
+    "total_users": _int(0, 100_000_000),
     "peak_concurrent_users": _int(0, 10_000_000),
     "think_time_s": Domain(0, 86_400),
     "load_requests_per_s": Domain(0, 1e9),

@@ -137,8 +137,8 @@ def test_tco_straight_line_with_residual(calc):
     five = calc(**base, horizon_years=5)
     two = calc(**base, horizon_years=2)
     assert two["book_value_end_idr"] == pytest.approx(100e6 - 90e6 * 2 / 3, rel=1e-12)
-    assert three["tco_idr"] == pytest.approx(90e6 + 2e6 * 36, rel=1e-12)
-    assert five["tco_idr"] == pytest.approx(90e6 + 2e6 * 60, rel=1e-12)
+    assert three["tco_book_idr"] == pytest.approx(90e6 + 2e6 * 36, rel=1e-12)
+    assert five["tco_book_idr"] == pytest.approx(90e6 + 2e6 * 60, rel=1e-12)
     assert five["depreciation_idr_per_day"] == pytest.approx(90e6 / (3 * 365), rel=1e-12)
 
 
@@ -158,6 +158,7 @@ def test_tco_modes(calc):
         dedicated_idr_per_gpu_month=20e6,
         n_gpus=4,
         cloud_idr_per_month=30e6,
+        resale_share_frac=0.1,  # a buy-back quote of 10 % of the price after 5 years: Rp 10 juta back
     )
     # Colocation: the book's 15 kW rack at Rp 50 juta a month (L1844) holds a 2 kW fleet with no power above the
     # plan; the rent replaces the office electricity bill.
@@ -220,3 +221,31 @@ def test_measured_speed_flows_into_money_chain_via_cli():
     assert slow["tokens_per_day"] == pytest.approx(0.2 * 12 * 3600 / 2 * 1500, rel=1e-12)
     assert fast["tokens_per_day"] == pytest.approx(2 * slow["tokens_per_day"], rel=1e-12)
     assert fast["cost_idr_per_1m_tokens"] == pytest.approx(slow["cost_idr_per_1m_tokens"] / 2, rel=1e-12)
+
+
+def test_buying_for_a_month_costs_the_used_market_loss_not_a_month_of_depreciation(calc):
+    # Rp 124 juta of hardware, Rp 2 juta opex a month. Sold after one month (horizon 1/12 year) at the resale curve:
+    # 0.9 of the price when nearly new × 0.7 kept per year ^ (1/12) ≈ 0.874, so buying costs 124 × (1 − 0.874) ≈
+    # Rp 15.7 juta + one month's opex, where the book value (GPUs: 90 % over 3 years) charges 124 × 0.9 ÷ 36 =
+    # Rp 3.1 juta.
+    base = {"hardware_capex_idr": 124e6, "gpu_capex_share_frac": 1, "onprem_opex_idr_per_month": 2e6}
+    month = calc(**base, horizon_years=1 / 12)
+    share = 0.9 * 0.7 ** (1 / 12)
+    assert month["resale_share_frac"] == pytest.approx(share, rel=1e-12)
+    assert month["tco_idr"] == pytest.approx(124e6 * (1 - share) + 2e6 * 1, rel=1e-12)
+    assert 15e6 < month["tco_idr"] - 2e6 < 16.5e6
+    assert month["tco_book_idr"] == pytest.approx(124e6 * 0.9 / 36 + 2e6, rel=1e-12)
+    # Three years follow the curve: 0.9 × 0.7³ = 0.3087 of the price back (used H100s: 25–35 % after 3 years).
+    three = calc(**base, horizon_years=3)
+    assert three["resale_share_frac"] == pytest.approx(0.9 * 0.343, rel=1e-12)
+    assert three["tco_idr"] == pytest.approx(124e6 * (1 - 0.3087) + 2e6 * 36, rel=1e-12)
+    # The colocation TCO sells the same hardware: capex − resale + its own opex.
+    colo = calc(**base, horizon_years=1 / 12, colocation_opex_idr_per_month=5e6)
+    assert colo["tco_colocation_idr"] == pytest.approx(124e6 * (1 - share) + 5e6, rel=1e-12)
+
+
+def test_a_buy_back_quote_replaces_the_curve(calc):
+    # A dealer offers 50 % back after a year: capex 100 juta − 50 juta + 12 months × 1 juta.
+    out = calc(hardware_capex_idr=100e6, onprem_opex_idr_per_month=1e6, horizon_years=1, resale_share_frac=0.5)
+    assert out["resale_value_end_idr"] == pytest.approx(50e6, rel=1e-12)
+    assert out["tco_idr"] == pytest.approx(100e6 - 50e6 + 12e6, rel=1e-12)

@@ -92,13 +92,18 @@ def test_500_users_on_70b_prices_datacentre_gpus_cloud_and_the_api():
     for family in ("H100", "H200", "L40S", "RTX PRO 6000"):
         assert any(family in g for g in gpus), family
     assert {"buy", "cloud", "api"} <= {o["mode"] for o in options}
-    # Little's law by hand: 500 users ÷ (0 s think + 1 s TTFT + 300 tokens × 0.05 s) = 31.25 requests/s at the
-    # peak; the fleet is the replicas that rate needs at one replica's rate within the targets, × GPUs per replica.
+    # Little's law by hand: each user asks 10 times an hour (the chat preset, the book's L2161), so the think time is
+    # 3,600 ÷ 10 − (1 s TTFT + 300 tokens × 0.05 s) = 344 s and 500 users ÷ (344 + 1 + 15) s = 1.39 requests/s at the
+    # peak; the fleet is the replicas that rate needs at one replica's rate within the targets, never more than the
+    # replicas that hold all 500 users sending at once, × GPUs per replica.
     h100 = next(o for o in options if o.get("gpu_name") == "H100 SXM 80GB" and o["mode"] == "buy")
     values = compute(h100["hitung_settings"])
-    assert values["peak_requests_per_s"] == pytest.approx(500 / (0 + 1 + 300 * 0.05), rel=1e-12)
-    replicas = math.ceil(31.25 / values["sla_max_requests_per_s"])
-    assert h100["gpus_needed"] == replicas * h100["n_gpus"]
+    assert values["think_time_s"] == pytest.approx(3600 / 10 - (1 + 300 * 0.05), rel=1e-12)
+    rate = 500 / (344 + 1 + 300 * 0.05)
+    assert values["peak_requests_per_s"] == pytest.approx(rate, rel=1e-12)
+    open_queue = math.ceil(rate / values["sla_max_requests_per_s"])
+    all_at_once = math.ceil(500 / values["closed_replica_users"]) if values["closed_replica_users"] >= 1 else open_queue
+    assert h100["gpus_needed"] == max(1, min(open_queue, all_at_once)) * h100["n_gpus"]
     assert h100["tco_idr"] == pytest.approx(values["tco_idr"], rel=1e-12)
     _check_reproduces([o for o in options if o["mode"] in ("buy", "cloud")][:5])
 

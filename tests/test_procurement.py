@@ -56,8 +56,8 @@ def test_book_4x_a100_five_year_tco_with_both_residuals(calc):
     assert out["book_value_end_idr"] == pytest.approx(gpu * 0.10 + rest * 0.05, rel=1e-12)
     assert out["book_value_end_idr"] == pytest.approx(270e6, rel=1e-12)
     # TCO = 3,000 − 270 + 13 × 60 = 3,510 juta (the book's 3.78 M ignores the residual value).
-    assert out["tco_idr"] == pytest.approx(3e9 - 270e6 + 13e6 * 60, rel=1e-12)
-    assert out["tco_idr"] == pytest.approx(3.51e9, rel=1e-12)
+    assert out["tco_book_idr"] == pytest.approx(3e9 - 270e6 + 13e6 * 60, rel=1e-12)
+    assert out["tco_book_idr"] == pytest.approx(3.51e9, rel=1e-12)
     # Depreciation per day while both run: (2,400 × 0.9 ÷ 3 + 600 × 0.95 ÷ 4) juta ÷ 365 = 862.5 juta ÷ 365.
     assert out["depreciation_idr_per_day"] == pytest.approx((720e6 + 142.5e6) / 365, rel=1e-12)
 

@@ -72,12 +72,19 @@ def test_typed_tokens_per_month_beside_peak_users_is_said_to_be_ignored(catalog,
         settings = {"gpu_name": "A100 PCIe 80GB", **settings}
         return graph.evaluate(resolve(graph, catalog, settings), catalog.columns(), lang)
 
-    # 50 users at the peak with no think time under the chat workload's 2 s TTFT and 100 ms TPOT targets for 500
-    # output tokens send 50 ÷ (2 + 500 × 0.1) requests/s at the peak: over 12 active hours at a peak ÷ average
-    # ratio of 2 that is 50 / 52 × 12 × 3,600 / 2 requests a day, whatever tokens per month is typed.
-    peak = status(peak_concurrent_users=50, tokens_per_month=2e9)
+    # 50 users at the peak with no think time (typed: a load test's concurrency) under the chat workload's 2 s TTFT
+    # and 100 ms TPOT targets for 500 output tokens send 50 ÷ (2 + 500 × 0.1) requests/s at the peak: over 12 active
+    # hours at a peak ÷ average ratio of 2 that is 50 / 52 × 12 × 3,600 / 2 requests a day, whatever tokens per month
+    # is typed.
+    peak = status(peak_concurrent_users=50, think_time_s=0, tokens_per_month=2e9)
     assert peak["requests_per_day"] == pytest.approx(50 / 52 * 12 * 3600 / 2, rel=1e-12)
     assert words in peak["status_text"]
+    # The chat preset's own pace, 10 requests per active user per hour (the book, L2161): 50 × 10 an hour at the
+    # peak, × 12 active hours ÷ the peak ÷ average ratio of 2 = 3,000 requests a day; the warning gives the tokens a
+    # month the sizing uses: 3,000 × 365 / 12 days × (1,000 + 500) tokens ≈ 137 million.
+    paced = status(peak_concurrent_users=50, tokens_per_month=2e9)
+    assert paced["requests_per_day"] == pytest.approx(50 * 10 * 12 / 2, rel=1e-12)
+    assert " 137 " in paced["status_text"]
     assert peak["run_check_text"] == "OK"  # a warning: the numbers stand
     assert status(peak_concurrent_users=50)["status_text"] == "OK"  # the default monthly tokens: nothing typed
     # Without peak users the typed monthly tokens are the demand: 2e9 ÷ (365 / 12 days) ÷ (1,000 + 500) tokens a

@@ -86,6 +86,7 @@ UNITS: dict[str, Unit] = {
     "_requests_per_s": Unit("requests/s", "#,##0.000", "permintaan/detik"),
     "_requests_per_day": Unit("requests/day", "#,##0", "permintaan/hari"),
     "_users_per_hour": Unit("users/hour", "#,##0", "pengguna/jam"),
+    "_per_user_per_hour": Unit("requests/user/hour", "#,##0.0", "permintaan/pengguna/jam"),
     "_replicas": Unit("replicas", "#,##0", "replika"),
     "_servers": Unit("servers", "#,##0", "server"),
     "_gpus_per_server": Unit("GPUs/server", "#,##0", "GPU/server"),

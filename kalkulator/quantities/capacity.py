@@ -643,19 +643,101 @@ SLA = (
     ),
 )
 
+CLOSED = (
+    "Closed population (finite source): N users have at most N requests in flight; a user never queues behind "
+    "themselves"
+)
+
+
 FLEET = (
+    Quantity(
+        "closed_replica_users",
+        "Pengguna per replika, semua mengirim bersamaan",
+        "Users per replica, all sending at once",
+        "Users one replica serves within both targets even when all of them send a request at the same moment: the "
+        "last prompt waits for the others' prefills (users × prefill time at the slow end ≤ TTFT target) and all "
+        "decode together (≤ the largest batch within the TPOT target). 0 when not even one fits.",
+        CLOSED,
+        expr=MAX(
+            0,
+            MIN(
+                ROUNDDOWN(ROUND(R("sla_tpot_batch_users"), 9), 0),
+                ROUNDDOWN(ROUND(safe_div(R("sla_ttft_s"), R("sla_prefill_s")), 9), 0),
+            ),
+        ),
+        doc_id=(
+            "Pengguna yang dilayani satu replika dalam kedua target meskipun semuanya mengirim "
+            "permintaan pada saat yang sama: prompt terakhir menunggu prefill yang lain (pengguna × "
+            "waktu prefill ujung lambat ≤ target TTFT) dan semuanya di-decode bersama (≤ batch terbesar "
+            "dalam target TPOT). 0 bila satu pun tidak muat."
+        ),
+        source_id=(
+            "Populasi tertutup (sumber terbatas): N pengguna paling banyak punya N permintaan berjalan; "
+            "pengguna tidak pernah mengantre di belakang dirinya sendiri"
+        ),
+    ),
+    Quantity(
+        "closed_requests_per_s",
+        "Kapasitas per replika, populasi tertutup",
+        "Capacity per replica, closed population",
+        "Users per replica, all sending at once × each user's request rate at the peak (peak requests per second ÷ "
+        "users at the peak): what one replica serves when it holds that many users (0 without users at the peak).",
+        CLOSED,
+        expr=IF(
+            R("peak_concurrent_users") > 0,
+            safe_div(R("closed_replica_users") * R("peak_requests_per_s"), R("peak_concurrent_users")),
+            0,
+        ),
+        doc_id=(
+            "Pengguna per replika (semua mengirim bersamaan) × laju permintaan tiap pengguna saat puncak "
+            "(permintaan per detik puncak ÷ pengguna saat puncak): yang dilayani satu replika bila "
+            "menampung pengguna sebanyak itu (0 tanpa pengguna saat puncak)."
+        ),
+        source_id=(
+            "Populasi tertutup (sumber terbatas): N pengguna paling banyak punya N permintaan berjalan; "
+            "pengguna tidak pernah mengantre di belakang dirinya sendiri"
+        ),
+    ),
+    Quantity(
+        "fleet_sla_requests_per_s",
+        "Kapasitas per replika untuk armada",
+        "Capacity per replica for the fleet",
+        "Capacity per replica within the targets (the open M/D/1 queue), or the closed population's when that is "
+        "larger: Poisson arrivals assume endless users, while N users have at most N requests in flight, so a "
+        "replica that holds its users even when all send at once needs no room for a longer queue (one user on one "
+        "replica never waits). The open figure when the targets cannot be met or there are no users at the peak.",
+        QUEUE + "; " + CLOSED,
+        expr=IF(
+            AND(R("sla_max_requests_per_s") > 0, R("closed_replica_users") >= 1),
+            MAX(R("sla_max_requests_per_s"), R("closed_requests_per_s")),
+            R("sla_max_requests_per_s"),
+        ),
+        doc_id=(
+            "Kapasitas per replika dalam target (antrean terbuka M/D/1), atau milik populasi tertutup "
+            "bila lebih besar: kedatangan Poisson mengandaikan pengguna tak terbatas, sedangkan N "
+            "pengguna paling banyak punya N permintaan berjalan, jadi replika yang menampung "
+            "penggunanya meskipun semua mengirim bersamaan tidak perlu ruang untuk antrean lebih panjang "
+            "(satu pengguna di satu replika tidak pernah menunggu). Angka antrean terbuka bila target "
+            "tak tercapai atau tanpa pengguna saat puncak."
+        ),
+        source_id=("Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024); populasi tertutup (sumber terbatas)"),
+    ),
     Quantity(
         "replicas_needed",
         "Replika yang dibutuhkan",
         "Replicas needed",
-        "Peak requests per second ÷ capacity per replica within the targets, rounded up (0 = targets not reachable).",
-        QUEUE,
-        expr=replicas_for(R("sla_max_requests_per_s")),
+        "Peak requests per second ÷ capacity per replica for the fleet, rounded up (0 = targets not reachable). "
+        "With users at the peak never more than users ÷ users per replica (all sending at once), rounded up.",
+        QUEUE + "; " + CLOSED,
+        expr=replicas_for(R("fleet_sla_requests_per_s")),
         doc_id=(
-            "Permintaan per detik di jam puncak ÷ kapasitas per replika dalam target, dibulatkan ke "
-            "atas (0 = target tidak tercapai)."
+            "Permintaan per detik di jam puncak ÷ kapasitas per replika untuk armada, dibulatkan ke "
+            "atas (0 = target tidak tercapai). Dengan pengguna saat puncak tidak pernah lebih dari "
+            "pengguna ÷ pengguna per replika (semua mengirim bersamaan), dibulatkan ke atas."
         ),
-        source_id="Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024); hukum Little",
+        source_id=(
+            "Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024); hukum Little; populasi tertutup (sumber terbatas)"
+        ),
     ),
     Quantity(
         "tpot_target_replicas",
@@ -759,16 +841,16 @@ FLEET = (
         "capacity_requests_per_day",
         "Kapasitas permintaan per hari",
         "Capacity in requests per day",
-        "Replicas × capacity within the targets (or the maximum when they cannot be met) × active hours × 3,600 "
+        "Replicas × capacity per replica for the fleet (or the maximum when they cannot be met) × active hours × 3,600 "
         "÷ peak-to-average ratio: the most daily requests with this traffic shape.",
         QUEUE,
         expr=R("fleet_replicas")
-        * IF(R("sla_max_requests_per_s") > 0, R("sla_max_requests_per_s"), R("max_requests_per_s"))
+        * IF(R("fleet_sla_requests_per_s") > 0, R("fleet_sla_requests_per_s"), R("max_requests_per_s"))
         * R("active_hours_per_day")
         * 3600
         / MAX(1, R("peak_to_average_ratio")),
         doc_id=(
-            "Replika × kapasitas dalam target (atau kapasitas maksimum bila target tak tercapai) × jam "
+            "Replika × kapasitas per replika untuk armada (atau kapasitas maksimum bila target tak tercapai) × jam "
             "aktif × 3.600 ÷ rasio puncak ÷ rata-rata: permintaan harian terbanyak dengan pola lalu "
             "lintas ini."
         ),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kalkulator.expr import AND, IF, JOIN, NE, NOT, OR, ROUND, ROUNDDOWN, Msg, Node, R, lift, safe_div
+from kalkulator.expr import AND, IF, JOIN, NE, NOT, OR, ROUND, ROUNDDOWN, Msg, Node, R, call, lift, safe_div
 from kalkulator.quantities.base import Quantity
 from kalkulator.quantities.domains import domain_of, plausible_of, settable_numbers
 from kalkulator.quantities.workload import TOKENS_PER_MONTH_DEFAULT
@@ -250,13 +250,23 @@ CHECKS = (
         Msg("tidak ada tarif dedicated", "no dedicated rent"),
     ),
     Check(
-        "warn",  # the peak users size the demand; a typed monthly demand (not the default) would otherwise vanish
-        AND(R("peak_concurrent_users") > 0, NE(R("tokens_per_month"), TOKENS_PER_MONTH_DEFAULT)),
-        Msg(
-            "Kebutuhan dihitung dari pengguna bersamaan saat puncak (peak_concurrent_users), jadi token per bulan "
-            "yang diisi (tokens_per_month) diabaikan: isi 0 pengguna puncak untuk memakai token per bulan.",
-            "The demand comes from the concurrent users at the peak (peak_concurrent_users), so the typed tokens "
-            "per month (tokens_per_month) are ignored: set the peak users to 0 to use the tokens per month.",
+        "warn",  # the users (or a typed request count) size the demand; a typed monthly demand would otherwise vanish
+        AND(
+            NE(R("tokens_per_month"), TOKENS_PER_MONTH_DEFAULT),
+            call("ABS", R("demand_tokens_per_month") - R("tokens_per_month")) > 1e-9 * R("tokens_per_month"),
+        ),
+        JOIN(
+            Msg(
+                "Kebutuhan dihitung dari pengguna (total_users, peak_concurrent_users) atau permintaan per hari yang "
+                "diisi, jadi token per bulan yang diisi (tokens_per_month) diabaikan; ukuran armada memakai ",
+                "The demand comes from the users (total_users, peak_concurrent_users) or a typed requests per day, "
+                "so the typed tokens per month (tokens_per_month) are ignored; the sizing uses ",
+            ),
+            ROUND(R("demand_tokens_per_month") / 1e6, 0),
+            Msg(
+                " juta token/bulan (isi 0 pengguna untuk memakai token per bulan).",
+                " million tokens a month (set the users to 0 to use the tokens per month).",
+            ),
         ),
         Msg("token per bulan diabaikan", "tokens per month ignored"),
     ),

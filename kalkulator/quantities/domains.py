@@ -24,7 +24,7 @@ __all__ = ["BIG", "DOMAINS", "PLAUSIBLE", "Domain", "domain_of", "plausible_of",
 PLAUSIBLE: dict[str, tuple[float, float, str]] = {
     "usd_idr": (5_000, 50_000, "rupiah per US dollar (about 16,000 in 2025–26)"),
     "lifetime_years": (0.5, 15, "years a GPU is used"),
-    "horizon_years": (0.5, 20, "years of the TCO"),
+    "horizon_years": (0.08, 20, "years of the TCO (one month = 0.0833)"),
     "pue": (1, 3, "data-centre PUE (1.1–2.0 in practice)"),
     "tokens_per_month": (1_000, 1e14, "tokens a month"),
 }

@@ -227,11 +227,11 @@ QUANTITIES = (
         "tco_hybrid_idr",
         "TCO hybrid",
         "Hybrid TCO",
-        "(Capex − book value at the horizon) × base fleet share + hybrid opex × months.",
+        "(Capex − resale value at the horizon) × base fleet share + hybrid opex × months.",
         BOOK_HYBRID,
-        expr=(R("hardware_capex_idr") - R("book_value_end_idr")) * R("hybrid_fleet_frac")
+        expr=(R("hardware_capex_idr") - R("resale_value_end_idr")) * R("hybrid_fleet_frac")
         + R("hybrid_opex_idr_per_month") * 12 * R("horizon_years"),
-        doc_id="(Capex − nilai buku di akhir horizon) × porsi armada dasar + opex hybrid × bulan.",
+        doc_id="(Capex − harga jual kembali di akhir horizon) × porsi armada dasar + opex hybrid × bulan.",
         source_id="Buku, bab 17 studi kasus retail: baseline on-premise + API burst untuk beban puncak",
     ),
     Quantity(

@@ -1,4 +1,5 @@
-"""TCO over a horizon for the book's four deployment modes, with straight-line depreciation and residual value."""
+"""TCO over a horizon for the book's four deployment modes: hardware sold at a used-market share of its price at the
+end of the horizon; the book's straight-line depreciation with residual value stays for the accounts."""
 
 from __future__ import annotations
 
@@ -6,6 +7,16 @@ from kalkulator.expr import IF, IFERROR, INDEX, MATCH, MAX, MIN, ROUND, ROUNDUP,
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_COLO_POWER = "Buku, Bab colocation: paket termasuk daya sampai batas kW-nya; kelebihan dibayar per kWh"
+RESALE_ASSUMPTION = (
+    "Assumption fitted to used-market reports: GPU Lease Rate Index (secondary-market H100 sales, Jan 2026) 60-65 % "
+    "of the price after 1 year, 40-45 % after 2, 25-35 % after 3, 10-15 % after 5, Silicon Data via press: an H100 "
+    "system in its third year ~45 % (2025), used A100s lose 45-50 % in year 1 (same index)"
+)
+RESALE_ASSUMPTION_ID = (
+    "Asumsi yang dicocokkan dengan laporan pasar bekas: GPU Lease Rate Index (penjualan H100 bekas, Jan 2026) 60-65 % "
+    "harga setelah 1 tahun, 40-45 % setelah 2, 25-35 % setelah 3, 10-15 % setelah 5; Silicon Data lewat pers: "
+    "sistem H100 di tahun ketiga ~45 % (2025); A100 bekas turun 45-50 % di tahun pertama (indeks yang sama)"
+)
 BOOK_TCO = "Buku, Bab TCO: capex + opex bulanan × bulan; empat mode: VPS cloud GPU, dedicated, colocation, on-premise"
 
 QUANTITIES = (
@@ -50,6 +61,62 @@ QUANTITIES = (
         ),
     ),
     Quantity(
+        "resale_new_frac",
+        "Harga jual bekas hampir baru",
+        "Used price when nearly new",
+        "Share of the purchase price a used server with its GPUs fetches right after purchase (no warranty, the "
+        "buyer's risk, the dealer's margin): the start of the resale curve.",
+        RESALE_ASSUMPTION,
+        default=0.9,
+        doc_id=(
+            "Porsi harga beli yang didapat server bekas beserta GPU-nya sesaat setelah dibeli (tanpa "
+            "garansi, risiko pembeli, margin pedagang): titik awal kurva harga jual kembali."
+        ),
+        source_id=RESALE_ASSUMPTION_ID,
+    ),
+    Quantity(
+        "resale_kept_per_year_frac",
+        "Nilai jual kembali yang bertahan per tahun",
+        "Resale value kept per year",
+        "Share of its used-market value the hardware keeps each year (compound): 0.7 = 30 % a year.",
+        RESALE_ASSUMPTION,
+        default=0.7,
+        doc_id="Porsi nilai pasar bekas yang bertahan setiap tahun (majemuk): 0,7 = turun 30 % per tahun.",
+        source_id=RESALE_ASSUMPTION_ID,
+    ),
+    Quantity(
+        "resale_share_frac",
+        "Harga jual kembali di akhir horizon",
+        "Resale share at the horizon",
+        "Used price when nearly new × value kept per year ^ horizon years: what the hardware fetches on the used "
+        "market at the end of the horizon, as a share of its price (0.9 × 0.7^(1/12) ≈ 0.87 after a month, "
+        "0.9 × 0.7³ ≈ 0.31 after 3 years). Type a dealer's buy-back quote to use it instead.",
+        RESALE_ASSUMPTION,
+        expr=R("resale_new_frac") * R("resale_kept_per_year_frac") ** R("horizon_years"),
+        overridable=True,
+        doc_id=(
+            "Harga bekas hampir baru × nilai yang bertahan per tahun ^ tahun horizon: harga hardware di "
+            "pasar bekas di akhir horizon, sebagai porsi harga belinya (0,9 × 0,7^(1/12) ≈ 0,87 setelah "
+            "sebulan, 0,9 × 0,7³ ≈ 0,31 setelah 3 tahun). Isi penawaran buy-back pedagang untuk "
+            "memakainya."
+        ),
+        source_id=RESALE_ASSUMPTION_ID,
+    ),
+    Quantity(
+        "resale_value_end_idr",
+        "Harga jual kembali di akhir horizon",
+        "Resale value at the horizon",
+        "Capex × resale share: the money back when the hardware is sold at the end of the horizon (the TCO uses "
+        "it; the book value stays for accounting).",
+        RESALE_ASSUMPTION,
+        expr=R("hardware_capex_idr") * R("resale_share_frac"),
+        doc_id=(
+            "Capex × porsi harga jual kembali: uang yang kembali bila hardware dijual di akhir horizon "
+            "(dipakai TCO; nilai buku tetap untuk akuntansi)."
+        ),
+        source_id=RESALE_ASSUMPTION_ID,
+    ),
+    Quantity(
         "onprem_opex_idr_per_month",
         "Opex on-premise per bulan",
         "On-premise opex per month",
@@ -64,12 +131,36 @@ QUANTITIES = (
         "tco_idr",
         "TCO on-premise",
         "On-premise TCO",
-        "Capex − book value at the horizon + opex × months.",
+        "Capex − resale value at the horizon + opex × months: what buying costs over the horizon when the hardware "
+        "is sold at its end (a one-month job pays the used-market loss, not a month of depreciation).",
+        "The book's TCO chapter (capex + monthly opex × months), with the hardware sold at the horizon: "
+        + RESALE_ASSUMPTION,
+        expr=R("hardware_capex_idr")
+        - R("resale_value_end_idr")
+        + R("onprem_opex_idr_per_month") * 12 * R("horizon_years"),
+        doc_id=(
+            "Capex − harga jual kembali di akhir horizon + opex × bulan: biaya membeli selama horizon "
+            "bila hardware dijual di akhirnya (pekerjaan sebulan menanggung kerugian pasar bekas, bukan "
+            "penyusutan sebulan)."
+        ),
+        source_id=(
+            "Buku, subbab TCO 5 tahun: capex + opex bulanan × bulan; harga jual kembali: " + RESALE_ASSUMPTION_ID
+        ),
+    ),
+    Quantity(
+        "tco_book_idr",
+        "TCO on-premise (akuntansi, nilai buku)",
+        "On-premise TCO (accounting, book value)",
+        "Capex − book value at the horizon + opex × months: the book's method (straight-line depreciation with "
+        "residual value), for the accounts.",
         BOOK_TCO,
         expr=R("hardware_capex_idr")
         - R("book_value_end_idr")
         + R("onprem_opex_idr_per_month") * 12 * R("horizon_years"),
-        doc_id="Capex − nilai buku di akhir horizon + opex × bulan.",
+        doc_id=(
+            "Capex − nilai buku di akhir horizon + opex × bulan: metode buku (penyusutan garis lurus "
+            "dengan nilai sisa), untuk pembukuan."
+        ),
         source_id=(
             "Buku, subbab TCO 5 tahun: capex + opex bulanan × bulan; empat mode: VPS cloud GPU, "
             "dedicated, colocation, on-premise"
@@ -214,12 +305,12 @@ QUANTITIES = (
         "tco_colocation_idr",
         "TCO colocation",
         "Colocation TCO",
-        "Capex − book value at the horizon + colocation opex × months.",
-        BOOK_TCO,
+        "Capex − resale value at the horizon + colocation opex × months.",
+        "The book's TCO chapter (colocation), with the hardware sold at the horizon: " + RESALE_ASSUMPTION,
         expr=R("hardware_capex_idr")
-        - R("book_value_end_idr")
+        - R("resale_value_end_idr")
         + R("colocation_opex_idr_per_month") * 12 * R("horizon_years"),
-        doc_id="Capex − nilai buku di akhir horizon + opex colocation × bulan.",
+        doc_id="Capex − harga jual kembali di akhir horizon + opex colocation × bulan.",
         source_id="Buku, subbab 'Colocation (Sewa Rak, Punya Server)' pada TCO 5 tahun",
     ),
     Quantity(

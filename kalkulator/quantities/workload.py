@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import EQ, IF, INDEX, Col, R, safe_div
+from kalkulator.expr import EQ, IF, INDEX, MAX, Col, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_CAP = "Buku, Bab 11 (concurrency) dan Bab 16–17 (token per bulan)"
@@ -171,8 +171,10 @@ QUANTITIES = (
         ),
         overridable=True,
         doc_id=(
-            "Token per bulan ÷ hari per bulan ÷ (token prompt + output). Isi jumlah permintaan untuk "
-            "memakainya langsung."
+            "Token per bulan ÷ hari per bulan ÷ (token prompt + output); dengan pengguna bersamaan saat "
+            "puncak, laju permintaan mereka × jam aktif × 3.600 detik ÷ rasio puncak ÷ rata-rata (jam "
+            "puncak milik mereka, jam aktif lain rata-rata sebesar porsi itu). Isi jumlah permintaan "
+            "untuk memakainya langsung."
         ),
         source_id="Buku, bab 11.3 (pengguna bersamaan) dan bab 16.1 (token per hari)",
     ),
@@ -259,41 +261,98 @@ QUANTITIES = (
         source_id="Buku, bab 5: ambang 20–30 tok/s untuk aplikasi interaktif",
     ),
     Quantity(
+        "total_users",
+        "Jumlah pengguna (karyawan)",
+        "Users (employees)",
+        "People who use the service (e.g. employees with access); with the share active at the peak they give the "
+        "concurrent users at the peak (0 = the demand comes from the tokens per month).",
+        "Book L2093 (50 employees), L2161 (1,000 concurrent users × 10 responses an hour × 13 active hours)",
+        default=0,
+        doc_id=(
+            "Orang yang memakai layanan (mis. karyawan yang punya akses); bersama porsi yang aktif saat "
+            "puncak menjadi pengguna bersamaan saat puncak (0 = kebutuhan dari token per bulan)."
+        ),
+        source_id="Buku L2093 ('50 karyawan'), L2161 ('1000 concurrent user × … 10 response/jam × 13 jam aktif')",
+    ),
+    lookup(
+        "peak_active_share_frac",
+        "workload",
+        "peak_active_share_frac",
+        fallback=0.25,
+        doc_id=(
+            "Porsi pengguna yang aktif memakai layanan pada jam tersibuk (mengirim permintaan dalam jam "
+            "itu), dari profil beban kerja."
+        ),
+        source_id="Profil beban kerja (kolom peak_active_share_frac, sumbernya di baris profil)",
+    ),
+    Quantity(
         "peak_concurrent_users",
         "Pengguna bersamaan saat puncak",
         "Concurrent users at the peak",
-        "Users with a request open or about to send one in the busiest hour (0 = the demand comes from the tokens "
-        "per month instead). Each sends its next request when the answer ends plus the think time; the requests "
-        "per day, the monthly tokens and the money follow from them.",
-        "Little's law (L = λ × W): Little 1961",
-        default=0,
+        "Users × share active at the peak: the people using the service in the busiest hour (0 = the demand comes "
+        "from the tokens per month instead). Each sends a request every 3,600 ÷ requests per user per hour seconds "
+        "(at most one in flight); the requests per day, the monthly tokens and the money follow from them. Type a "
+        "count to use it instead.",
+        "Book L2161 (1,000 concurrent users × 500 tokens a response × 10 responses an hour × 13 active hours); "
+        "Little 1961",
+        expr=R("total_users") * R("peak_active_share_frac"),
+        overridable=True,
         doc_id=(
-            "Pengguna yang sedang menunggu jawaban atau segera mengirim permintaan pada jam tersibuk (0 "
-            "= puncak dihitung dari token per bulan). Tiap pengguna mengirim permintaan berikutnya "
-            "setelah jawabannya selesai ditambah waktu jeda."
+            "Pengguna × porsi yang aktif saat puncak: orang yang memakai layanan pada jam tersibuk (0 = "
+            "kebutuhan dari token per bulan). Tiap pengguna mengirim permintaan setiap 3.600 ÷ "
+            "permintaan per pengguna per jam detik (paling banyak satu yang berjalan). Isi jumlah untuk "
+            "memakainya langsung."
         ),
-        source_id="Hukum Little (L = λ × W): Little 1961",
+        source_id=(
+            "Buku L2161 ('1000 concurrent user × 500 token/response × 10 response/jam × 13 jam aktif'); "
+            "hukum Little (Little 1961)"
+        ),
+    ),
+    lookup(
+        "requests_per_user_per_hour",
+        "workload",
+        "requests_per_user_per_hour",
+        fallback=10,
+        doc_id=(
+            "Permintaan yang dikirim satu pengguna aktif per jam (buku: 10 respons per jam; 0 = "
+            "berturut-turut tanpa jeda, seperti pekerja batch), dari profil beban kerja."
+        ),
+        source_id="Buku L2161 (10 response/jam); profil beban kerja",
     ),
     Quantity(
         "think_time_s",
         "Waktu jeda pengguna",
         "User think time",
-        "Seconds a user waits between receiving an answer and sending the next request (0 = a load test's "
-        "concurrency: always a request in flight).",
-        "Assumption: 0 (a closed-loop benchmark); people chatting take tens of seconds",
-        default=0,
-        doc_id=(
-            "Detik antara pengguna menerima jawaban dan mengirim permintaan berikutnya (0 = konkurensi "
-            "uji beban: selalu ada permintaan berjalan)."
+        "Seconds a user waits between receiving an answer and sending the next request: 3,600 ÷ requests per user "
+        "per hour − (TTFT target + output tokens × TPOT target), at least 0; 0 when the requests per hour are 0 (a "
+        "batch worker or a load test: always a request in flight). Type seconds to use them instead.",
+        "Book L2161 (10 responses an hour); Little 1961",
+        expr=IF(
+            R("requests_per_user_per_hour") > 0,
+            MAX(
+                0,
+                3600 / R("requests_per_user_per_hour")
+                - (R("sla_ttft_s") + R("output_tokens") * R("sla_tpot_ms") / 1000),
+            ),
+            0,
         ),
-        source_id="Asumsi: 0 (benchmark loop tertutup); orang yang mengobrol butuh puluhan detik",
+        overridable=True,
+        doc_id=(
+            "Detik antara pengguna menerima jawaban dan mengirim permintaan berikutnya: 3.600 ÷ "
+            "permintaan per pengguna per jam − (target TTFT + token output × target TPOT), minimal 0; 0 "
+            "bila permintaan per jam 0 (pekerja batch atau uji beban: selalu ada permintaan berjalan). "
+            "Isi detik untuk memakainya langsung."
+        ),
+        source_id="Buku L2161 (10 response/jam); hukum Little (Little 1961)",
     ),
     Quantity(
         "users_requests_per_s",
         "Permintaan per detik dari pengguna puncak",
         "Requests per second of the peak users",
         "Concurrent users at the peak ÷ (think time + TTFT target + output tokens × TPOT target): the rate at which "
-        "they send requests while answers arrive at the promised latency (0 without concurrent users).",
+        "they send requests while answers arrive at the promised latency (0 without concurrent users). A closed "
+        "population: each user has at most one request in flight, so by Little's law the requests in flight never "
+        "exceed the users.",
         "Little's law (L = λ × W): Little 1961",
         expr=safe_div(
             R("peak_concurrent_users"),
@@ -302,7 +361,9 @@ QUANTITIES = (
         doc_id=(
             "Pengguna bersamaan saat puncak ÷ (waktu jeda + target TTFT + token output × target TPOT): "
             "laju permintaan mereka selama jawaban datang pada latensi yang dijanjikan (0 tanpa "
-            "pengguna bersamaan)."
+            "pengguna bersamaan). Populasi tertutup: tiap pengguna paling banyak punya satu permintaan "
+            "berjalan, jadi menurut hukum Little permintaan yang berjalan tidak pernah melebihi jumlah "
+            "pengguna."
         ),
         source_id="Hukum Little (L = λ × W): Little 1961",
     ),
