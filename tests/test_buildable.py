@@ -38,8 +38,7 @@ PROFILES = _rows("deployments.csv")
 GEFORCE = {n for n, r in GPUS.items() if (r["vendor"], r["segment"]) == ("NVIDIA", "consumer")}
 
 # The book's BUMN case (data must stay in Indonesia): 1,000 concurrent users, each asking about 10 questions an hour,
-# a 70B model. One request every 360 s per user = think time + the answer's time at the targets (TTFT 2 s + 500
-# tokens × 0.1 s = 52 s), so the think time is 360 − 52 = 308 s.
+# a 70B model (the book's own form: users × requests per hour).
 BUMN = (
     "--model",
     "Llama-3.3-70B",
@@ -48,7 +47,7 @@ BUMN = (
     "--set",
     "peak_concurrent_users=1000",
     "--set",
-    "think_time_s=308",
+    "requests_per_user_per_hour=10",
     "--residency",
     "indonesia",
 )
@@ -65,6 +64,9 @@ def bumn() -> dict:
 
 
 def test_the_bumn_case_keeps_only_domestic_options_on_servers_with_staff_and_pue(bumn):
+    # One request every 3,600 / 10 = 360 s per user: 1,000 users send 1,000 / 360 requests a second at the peak.
+    values = compute({"model_name": "Llama-3.3-70B", "peak_concurrent_users": 1000, "requests_per_user_per_hour": 10})
+    assert values["users_requests_per_s"] == pytest.approx(1000 / 360, rel=1e-12)
     options = bumn["options"]
     assert options
     hosting = _rows("hosting.csv")
