@@ -229,10 +229,16 @@ def compact_table(options: Sequence[Option], plan: Plan, by: str, lang: str, det
     w = WORDS[lang]
     rows = [_cells(o, i, lang) for i, o in enumerate(options, start=1)]
     head = list(w["head"])
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(head)]
-    room = width() - (sum(widths) + 2 * (len(widths) - 1) - widths[2])
+    numeric = {head[i] for i in (0, 3, 6, 7, 8, 9)}
+    for drop in (None, 8, 7):  # a narrow terminal loses TTFT, then tok/s, before the name gets too short
+        if drop is not None:
+            head, rows = head[:drop] + head[drop + 1 :], [r[:drop] + r[drop + 1 :] for r in rows]
+        widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(head)]
+        room = width() - (sum(widths) + 2 * (len(widths) - 1) - widths[2])
+        if room >= 16:
+            break
     widths[2] = max(12, min(widths[2], room))
-    numeric = {0, 3, 6, 7, 8, 9}
+    numeric = {i for i, h in enumerate(head) if h in numeric}
 
     def line(cells: list[str]) -> str:
         out = []
