@@ -58,6 +58,9 @@ OUTPUTS = (
     "colocation_name",
     "answer_breakeven_months",
     "speed_measured_flag",
+    "quant_quality_loss_pct",
+    "quant_quality_metric_type",
+    "quality_floor_flag",
     *MODES.values(),
 )
 CANDIDATE_KEYS = ("gpu_name", "n_gpus", "split_mode", "quant_name", "engine")
@@ -80,6 +83,10 @@ SORT_KEYS = {
 # them (as the cost alone ranks them), or left out under UNMEASURED_REASON.
 UNMEASURED = ("last", "with", "drop")
 UNMEASURED_REASON = "speed not measured for this engine on this backend"
+# Configurations whose format's published quality loss exceeds max_quality_loss_pct (--max-quality-loss, or the
+# workload preset's); a format with no public measurement is kept with QUALITY_UNMEASURED among its caveats.
+QUALITY_REASON = "below the quality floor"
+QUALITY_UNMEASURED = "quality loss: no public measurement"
 
 
 class PlanError(ValueError):
@@ -104,6 +111,8 @@ class Option:
     note: str = ""  # the scenario's status when it is not OK but the option still serves (e.g. prices to check)
     caveats: str = ""  # every warning that holds, in short words (the note gives the first in full)
     speed_measured: bool = True  # speed_measured_flag; an API's speed is not ours to model, so True
+    quality_loss_pct: float | None = None  # the format's published loss vs 16-bit (None: none published, or an API)
+    quality_metric: str = ""  # quality_metric of quants.csv: ppl, accuracy, reference or none ("" for an API)
 
     def as_dict(self) -> dict[str, Value]:
         return {
@@ -123,6 +132,8 @@ class Option:
             "note": self.note,
             "caveats": self.caveats,
             "speed_measured": self.speed_measured,
+            "quality_loss_pct": self.quality_loss_pct,
+            "quality_metric": self.quality_metric,
         }
 
 
@@ -245,6 +256,8 @@ def _number(v: Value) -> float | None:
 
 def _reason(r: Mapping[str, Value]) -> str | None:
     """Why a candidate cannot serve the workload (None when it can)."""
+    if not r["quality_floor_flag"]:
+        return QUALITY_REASON
     if not r["engine_backend_flag"] or not r["engine_format_flag"]:
         return "engine cannot run it"
     if not r["engine_compute_capability_flag"]:
@@ -290,6 +303,10 @@ def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]], un
                 plan.excluded_modes[f"{mode}: {r[answer] if isinstance(r[answer], str) else 'no price'}"] += 1
                 continue
             offer = {"cloud": r["cloud_offer_name"], "colocation": r["colocation_name"]}.get(mode, "")
+            metric = str(r["quant_quality_metric_type"])
+            caveats = str(r["caveats_text"])
+            if metric == "none":
+                caveats = QUALITY_UNMEASURED if caveats in ("", "OK") else f"{caveats}; {QUALITY_UNMEASURED}"
             plan.options.append(
                 Option(
                     mode,
@@ -305,8 +322,10 @@ def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]], un
                     r["answer_breakeven_months"] if mode == "buy" else None,
                     str(offer or ""),
                     note="" if r["status_text"] == "OK" else str(r["status_text"]),
-                    caveats=str(r["caveats_text"]),
+                    caveats=caveats,
                     speed_measured=bool(r["speed_measured_flag"]),
+                    quality_loss_pct=None if metric == "none" else _number(r["quant_quality_loss_pct"]),
+                    quality_metric=metric,
                 )
             )
     plan.excluded = plan.excluded_configurations + plan.excluded_modes

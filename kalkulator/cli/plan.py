@@ -41,6 +41,7 @@ COLUMNS = (
     ("TTFT s", "ttft_s", "{:,.2f}"),
     ("TPOT ms", "tpot_ms", "{:,.1f}"),
     ("measured", "speed_measured", "{}"),
+    ("loss %", "quality_loss_pct", "{:,.1f}"),
     ("Rp/1M tok", "idr_per_1m_tokens", "{:,.0f}"),
     ("Rp/month", "idr_per_month", "{:,.0f}"),
     ("TCO Rp", "tco_idr", "{:,.0f}"),
@@ -76,12 +77,34 @@ def _cell(value, fmt: str) -> str:
     help="Options whose speed no measurement of the engine on the backend checks: ranked after the measured ones, "
     "with them, or dropped.",
 )
+@click.option(
+    "--max-quality-loss",
+    "max_quality_loss",
+    type=click.FloatRange(0, 100_000),
+    metavar="PCT",
+    help="Leave out formats whose published quality loss vs 16-bit weights (quality_loss_pct of quants.csv) is above "
+    "PCT; default: the workload preset's max_quality_loss_pct (8 for every preset). Formats with no public "
+    "measurement are kept with a caveat.",
+)
 @click.option("--top", type=click.IntRange(1, 10_000), default=15, show_default=True, help="Options shown.")
 @click.option("--json", "as_json", is_flag=True, help="Every option as JSON (with its hitung settings).")
 @click.option("--csv", "as_csv", is_flag=True, help="Every option as CSV.")
 @CATALOG_OPTION
 def plan_cmd(
-    model_name, workload_name, sets, gpus, formats, engines, sizes, by, unmeasured, top, as_json, as_csv, catalog_dir
+    model_name,
+    workload_name,
+    sets,
+    gpus,
+    formats,
+    engines,
+    sizes,
+    by,
+    unmeasured,
+    max_quality_loss,
+    top,
+    as_json,
+    as_csv,
+    catalog_dir,
 ):
     """Search GPUs × GPUs per replica × formats × engines × deployment (buy, colocation, cloud, API) for the
     workload; rank the options that fit and meet the latency targets."""
@@ -90,6 +113,8 @@ def plan_cmd(
     try:
         base = {k: v for k, v in (("model_name", model_name), ("workload_name", workload_name)) if v is not None}
         base.update(parse_sets(graph, sets))
+        if max_quality_loss is not None:
+            base["max_quality_loss_pct"] = float(max_quality_loss)
         check_names(catalog, base)
         try:
             size_list = sorted({int(s) for s in sizes.split(",") if s.strip()})
@@ -208,7 +233,8 @@ def _table(options: list[Option], plan: Plan, by: str) -> str:
         f"Ranked by {by}, the first {len(options):,} shown; measured no = no measurement of the engine on this "
         "backend checks the speed (measure before you buy); * = on the cost/TTFT/TPOT front"
         + (" (of the measured options)" if plan.unmeasured != "with" else "")
-        + "; Rp/month = TCO ÷ months of the horizon",
+        + "; Rp/month = TCO ÷ months of the horizon; loss % = the format's published quality loss vs 16-bit weights "
+        "(– = no public measurement)",
         "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)),
     ]
     for i, (o, v) in enumerate(zip(options, values, strict=True), start=1):

@@ -566,6 +566,19 @@ FORMATS = (
         ),
         source_id="Katalog kuantisasi, kolom 'Dekuantisasi'",
     ),
+    lookup(
+        "quant_quality_loss_pct",
+        "quant",
+        "quality_loss_pct",
+        source_id="Katalog kuantisasi, kolom 'Penurunan kualitas vs 16-bit' (sumbernya di kolom quality_source)",
+    ),
+    lookup(
+        "quant_quality_metric_type",
+        "quant",
+        "quality_metric",
+        fallback="none",
+        source_id="Katalog kuantisasi, kolom 'Dasar angka kualitas'",
+    ),
     Quantity(
         "gpu_fp16_engine_tflops",
         "FP16 dense untuk akumulasi mesin ini",

@@ -247,6 +247,13 @@ QUANTITIES = (
         source_id="Buku, bab 5: di atas 2 detik pengguna mulai kehilangan fokus",
     ),
     lookup(
+        "max_quality_loss_pct",
+        "workload",
+        "max_quality_loss_pct",
+        fallback=8,
+        source_id="Profil beban kerja, kolom 'Batas penurunan kualitas' (dasarnya di kolom source)",
+    ),
+    lookup(
         "sla_tpot_ms",
         "workload",
         "sla_tpot_ms",
