@@ -84,9 +84,8 @@ SORT_KEYS = {
 UNMEASURED = ("last", "with", "drop")
 UNMEASURED_REASON = "speed not measured for this engine on this backend"
 # Configurations whose format's published quality loss exceeds max_quality_loss_pct (--max-quality-loss, or the
-# workload preset's); a format with no public measurement is kept with QUALITY_UNMEASURED among its caveats.
+# workload preset's); a format with no public measurement is kept, "quality not measured" among its caveats.
 QUALITY_REASON = "below the quality floor"
-QUALITY_UNMEASURED = "quality loss: no public measurement"
 
 
 class PlanError(ValueError):
@@ -304,9 +303,6 @@ def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]], un
                 continue
             offer = {"cloud": r["cloud_offer_name"], "colocation": r["colocation_name"]}.get(mode, "")
             metric = str(r["quant_quality_metric_type"])
-            caveats = str(r["caveats_text"])
-            if metric == "none":
-                caveats = QUALITY_UNMEASURED if caveats in ("", "OK") else f"{caveats}; {QUALITY_UNMEASURED}"
             plan.options.append(
                 Option(
                     mode,
@@ -322,7 +318,7 @@ def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]], un
                     r["answer_breakeven_months"] if mode == "buy" else None,
                     str(offer or ""),
                     note="" if r["status_text"] == "OK" else str(r["status_text"]),
-                    caveats=caveats,
+                    caveats=str(r["caveats_text"]),
                     speed_measured=bool(r["speed_measured_flag"]),
                     quality_loss_pct=None if metric == "none" else _number(r["quant_quality_loss_pct"]),
                     quality_metric=metric,
