@@ -58,7 +58,7 @@ OUTPUTS = (
     "colocation_name",
     "answer_breakeven_months",
     "speed_measured_flag",
-    "quant_quality_loss_pct",
+    "quant_quality_loss_frac",
     "quant_quality_metric_type",
     "quality_floor_flag",
     *MODES.values(),
@@ -83,7 +83,7 @@ SORT_KEYS = {
 # them (as the cost alone ranks them), or left out under UNMEASURED_REASON.
 UNMEASURED = ("last", "with", "drop")
 UNMEASURED_REASON = "speed not measured for this engine on this backend"
-# Configurations whose format's published quality loss exceeds max_quality_loss_pct (--max-quality-loss, or the
+# Configurations whose format's published quality loss exceeds max_quality_loss_frac (--max-quality-loss, or the
 # workload preset's); a format with no public measurement is kept, "quality not measured" among its caveats.
 QUALITY_REASON = "below the quality floor"
 
@@ -320,7 +320,7 @@ def search(graph: Graph, catalog: Catalog, scenarios: list[dict[str, Value]], un
                     note="" if r["status_text"] == "OK" else str(r["status_text"]),
                     caveats=str(r["caveats_text"]),
                     speed_measured=bool(r["speed_measured_flag"]),
-                    quality_loss_pct=None if metric == "none" else _number(r["quant_quality_loss_pct"]),
+                    quality_loss_pct=None if metric == "none" else 100 * float(r["quant_quality_loss_frac"]),
                     quality_metric=metric,
                 )
             )

@@ -68,13 +68,14 @@ def test_accuracy_losses_are_100_minus_the_cards_recovery(quants):
 
 def test_hitung_shows_the_chosen_formats_loss_and_says_when_none_is_published():
     q2 = compute({"quant_name": "Q2_K"})
-    assert q2["answer_quality_loss_pct"] == pytest.approx(3.519934 / (9.751568 - 3.519934) * 100, abs=5e-5)
+    assert q2["answer_quality_loss_frac"] == pytest.approx(3.519934 / (9.751568 - 3.519934), abs=5e-7)
     assert q2["quality_floor_flag"] is False  # the chat preset's floor is 8 %
+    assert q2["max_quality_loss_frac"] == 0.08
     assert "quality below the floor" in q2["caveats_text"]
     q4 = compute({"quant_name": "Q4_K_M"})
     assert q4["quality_floor_flag"] is True and "quality" not in q4["caveats_text"]
     awq = compute({"quant_name": "AWQ-4bit", "engine": "vllm"})
-    assert awq["answer_quality_loss_pct"] == "no public measurement"
+    assert awq["answer_quality_loss_frac"] == "no public measurement"
     assert awq["quality_floor_flag"] is True  # kept, with a caveat
     assert "quality not measured" in awq["caveats_text"]
 
@@ -83,7 +84,7 @@ def test_hitung_json_carries_the_loss():
     result = CliRunner().invoke(main, ["hitung", "--set", "quant_name=Q8_0", "--json"])
     assert result.exit_code == 0, result.output
     values = json.loads(result.stdout)
-    assert values["answer_quality_loss_pct"] == pytest.approx(0.002650 / (6.234284 - 0.002650) * 100, abs=5e-5)
+    assert values["answer_quality_loss_frac"] == pytest.approx(0.002650 / (6.234284 - 0.002650), abs=5e-7)
 
 
 @pytest.mark.parametrize("workload", ["chat", "RAG"])
@@ -119,7 +120,7 @@ def test_max_quality_loss_sets_the_floor_and_the_column_shows_the_loss():
     assert strict["excluded_configurations"]["below the quality floor"] == strict["configurations"] * 2 // 3
     # the floor travels with the option, so hitung reproduces it
     q8 = next(o for o in strict["options"] if o["mode"] != "api")
-    assert q8["hitung_settings"]["max_quality_loss_pct"] == 1
+    assert q8["hitung_settings"]["max_quality_loss_frac"] == 0.01
     table = CliRunner().invoke(main, ["plan", *args, "--max-quality-loss", "100"])
     assert table.exit_code == 0, table.output
     assert "loss %" in table.output and "56.5" in table.output

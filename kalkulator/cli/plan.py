@@ -114,7 +114,7 @@ def plan_cmd(
         base = {k: v for k, v in (("model_name", model_name), ("workload_name", workload_name)) if v is not None}
         base.update(parse_sets(graph, sets))
         if max_quality_loss is not None:
-            base["max_quality_loss_pct"] = float(max_quality_loss)
+            base["max_quality_loss_frac"] = max_quality_loss / 100
         check_names(catalog, base)
         try:
             size_list = sorted({int(s) for s in sizes.split(",") if s.strip()})

@@ -234,12 +234,12 @@ CHECKS = (
     ),
     Check(
         "warn",  # the format's published loss is above the workload's floor: the answers stand, the buyer decides
-        AND(NE(R("quant_quality_metric_type"), "none"), R("quant_quality_loss_pct") > R("max_quality_loss_pct")),
+        AND(NE(R("quant_quality_metric_type"), "none"), R("quant_quality_loss_frac") > R("max_quality_loss_frac")),
         Msg(
-            "Penurunan kualitas format yang dipublikasikan (quant_quality_loss_pct) melebihi batas beban kerja "
-            "(max_quality_loss_pct): pilih format dengan bit lebih banyak atau naikkan batasnya dengan sadar.",
-            "The format's published quality loss (quant_quality_loss_pct) is above the workload's floor "
-            "(max_quality_loss_pct): choose a format with more bits or raise the floor knowingly.",
+            "Penurunan kualitas format yang dipublikasikan (quant_quality_loss_frac) melebihi batas beban kerja "
+            "(max_quality_loss_frac): pilih format dengan bit lebih banyak atau naikkan batasnya dengan sadar.",
+            "The format's published quality loss (quant_quality_loss_frac) is above the workload's floor "
+            "(max_quality_loss_frac): choose a format with more bits or raise the floor knowingly.",
         ),
         Msg("kualitas di bawah batas", "quality below the floor"),
     ),
