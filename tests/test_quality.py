@@ -37,7 +37,7 @@ def test_every_format_has_a_quality_row_with_a_source_or_says_none_is_published(
         assert r["quality_as_of"], name
         if r["quality_metric"] == "none":
             assert r["quality_loss_pct"] in (None, ""), name
-            assert "no public measurement" in r["quality_source"], name
+            assert "tidak ada pengukuran publik" in r["quality_source"], name  # "no public measurement"
         else:
             assert isinstance(r["quality_loss_pct"], int | float), name
         if r["quality_metric"] in ("ppl", "accuracy"):
