@@ -511,6 +511,61 @@ MODEL = Schema(
     (_active_le_total, _sliding_le_layers, _heads_divisible, _experts_consistent),
 )
 
+# What a weight format costs in quality against 16-bit weights (docs/catalogs.md, "Quality of weight formats"):
+# one headline percent, the kind of measurement behind it, the published figures, the model measured, and their own
+# source and date (a row's `source` cites its bits per weight).
+QUALITY_METRICS = ("ppl", "accuracy", "reference", "none")
+_QUALITY = (
+    _num(
+        "quality_loss_pct",
+        ("Penurunan kualitas vs 16-bit", "Quality loss vs 16-bit"),
+        -100,
+        100_000,
+        unit="%",
+        required=False,
+        plausible=(-2, 100, "published loss of a usable format"),
+        source="quality_source",
+        doc="Published quality loss against the same model's 16-bit weights: for quality_metric ppl the "
+        "perplexity increase (PPL ratio − 1, in %), for accuracy 100 − the accuracy recovery on standard "
+        "benchmarks (%); 0 for the 16-bit reference; blank = no public measurement. Measured on one model "
+        "(quality_model); smaller models lose more, larger ones less.",
+        doc_id="Penurunan kualitas yang dipublikasikan terhadap bobot 16-bit model yang sama: untuk quality_metric "
+        "ppl kenaikan perplexity (rasio PPL − 1, dalam %), untuk accuracy 100 − pemulihan akurasi pada benchmark "
+        "standar (%); 0 untuk acuan 16-bit; kosong = tidak ada pengukuran publik. Diukur pada satu model "
+        "(quality_model); model lebih kecil kehilangan lebih banyak, model lebih besar lebih sedikit.",
+    ),
+    _enum(
+        "quality_metric",
+        ("Dasar angka kualitas", "Basis of the quality figure"),
+        choices=QUALITY_METRICS,
+        source="quality_source",
+        doc="ppl (perplexity increase), accuracy (100 − benchmark recovery), reference (16-bit or wider: the "
+        "baseline itself) or none (no public measurement).",
+        doc_id="ppl (kenaikan perplexity), accuracy (100 − pemulihan benchmark), reference (16-bit atau lebih "
+        "lebar: acuannya sendiri) atau none (tidak ada pengukuran publik).",
+    ),
+    _text(
+        "quality_raw",
+        ("Angka terukur", "Published figures"),
+        required=False,
+        source="quality_source",
+        doc="the published figures the loss is computed from (perplexities, KL divergence, benchmark averages)",
+    ),
+    _text(
+        "quality_model",
+        ("Model yang diukur", "Model measured"),
+        required=False,
+        source="quality_source",
+        doc="the model (and size) the quality figure was measured on",
+    ),
+    _text(
+        "quality_source",
+        ("Sumber kualitas", "Quality source"),
+        doc="where the quality figure comes from, or which sources were searched when none was found",
+    ),
+    _date("quality_as_of", ("Per tanggal (kualitas)", "Quality as of"), doc="date of the quality figure"),
+)
+
 QUANT = Schema(
     "quant",
     "quants.csv",
@@ -544,6 +599,7 @@ QUANT = Schema(
             doc="none (float weights), block (one scale per block: Q4_0, Q8_0, AWQ…) or superblock (K-quants, "
             "I-quants): super-block formats cost the cores more work per weight byte in decode.",
         ),
+        *_QUALITY,
         *_SOURCE,
     ),
     "Kuantisasi",
@@ -1370,6 +1426,17 @@ WORKLOAD = Schema(
             1,
             unit="0–1",
             doc="Share of the users who use the service in the busiest hour, from the workload preset.",
+        ),
+        _num(
+            "max_quality_loss_pct",
+            ("Batas penurunan kualitas", "Quality loss allowed"),
+            0,
+            100_000,
+            unit="%",
+            doc="The largest published quality loss of the weight format (quality_loss_pct of quants.csv) this "
+            "workload accepts; `plan` leaves out formats above it. From the workload preset.",
+            doc_id="Penurunan kualitas terbesar yang dipublikasikan (quality_loss_pct di quants.csv) yang diterima "
+            "beban kerja ini; `plan` membuang format di atasnya. Dari profil beban kerja.",
         ),
         *_SOURCE,
     ),

@@ -29,6 +29,9 @@ DOMAINS: dict[str, Domain] = {
     "spare_replicas": _int(0, 1000),
     "import_duty_pct": Domain(0, 100),
     "distributor_margin_pct": Domain(0, 1000),
+    # a published quality loss, as a share: a perplexity can grow several-fold at 1–2 bits (IQ1_S: 874 %)
+    "quant_quality_loss_frac": Domain(-1, 1000),
+    "max_quality_loss_frac": Domain(0, 1000),
     "prompt_tokens": _int(1, 100_000_000),
     "tokens_per_word_ratio": _pos(100),
     "context_tokens": _int(0, 1_000_000_000),  # 0: no KV cache, the book's weights-only figures

@@ -75,6 +75,9 @@ OUTPUTS = (
     "quant_format_text",
     "requests_per_day",
     *NEEDS,
+    "quant_quality_loss_frac",
+    "quant_quality_metric_type",
+    "quality_floor_flag",
     *MODES.values(),
 )
 CANDIDATE_KEYS = ("gpu_name", "n_gpus", "split_mode", "quant_name", "engine")
@@ -129,6 +132,11 @@ class Constraints:
                 raise PlanError(f"{option}: {value!r} must be a positive number")
 
 
+# Configurations whose format's published quality loss exceeds max_quality_loss_frac (--max-quality-loss, or the
+# workload preset's); a format with no public measurement is kept, "quality not measured" among its caveats.
+QUALITY_REASON = "below the quality floor"
+
+
 class PlanError(ValueError):
     """A search space that names nothing or leaves nothing; the message says which option."""
 
@@ -160,6 +168,8 @@ class Option:
     evidence: str = ""  # engine-support evidence of the engine, format and GPU architecture
     staff_fte: float = 0.0  # engineers (full-time equivalents) the owned fleet needs
     launch: str = ""  # the engine's command for one replica, with the flags the numbers assume
+    quality_loss_pct: float | None = None  # the format's published loss vs 16-bit (None: none published, or an API)
+    quality_metric: str = ""  # quality_metric of quants.csv: ppl, accuracy, reference or none ("" for an API)
 
     def as_dict(self) -> dict[str, Value]:
         return {
@@ -188,6 +198,8 @@ class Option:
             "evidence": self.evidence,
             "staff_fte": self.staff_fte,
             "launch": self.launch,
+            "quality_loss_pct": self.quality_loss_pct,
+            "quality_metric": self.quality_metric,
         }
 
 
@@ -330,6 +342,8 @@ def _number(v: Value) -> float | None:
 
 def _reason(r: Mapping[str, Value]) -> str | None:
     """Why a candidate cannot serve the workload (None when it can)."""
+    if not r["quality_floor_flag"]:
+        return QUALITY_REASON
     if not r["engine_backend_flag"] or not r["engine_format_flag"]:
         return "engine cannot run it"
     if not r["engine_compute_capability_flag"]:
@@ -397,6 +411,7 @@ def search(
             offer = str({"cloud": r["cloud_offer_name"], "colocation": r["colocation_name"]}.get(mode, "") or "")
             share = float(r["hybrid_fleet_frac"]) if mode == "hybrid" else 1.0
             owned = mode != "cloud"
+            metric = str(r["quant_quality_metric_type"])
             option = Option(
                 mode,
                 {k: s[k] for k in (*CANDIDATE_KEYS, "cloud_offer_name") if k in s},
@@ -425,6 +440,8 @@ def search(
                 evidence=str(r["engine_evidence_text"]),
                 staff_fte=float(r["staff_fte_ratio"]) * share if owned else 0.0,
                 launch=launch,
+                quality_loss_pct=None if metric == "none" else 100 * float(r["quant_quality_loss_frac"]),
+                quality_metric=metric,
             )
             outside = _outside(option, r, limits, regions["api"])
             if outside:

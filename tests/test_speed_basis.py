@@ -39,10 +39,14 @@ def test_speed_measured_on_this_backend(settings, measured):
 
 @pytest.mark.parametrize(
     ("stale_before", "caveats"),
-    [("2099-01-01", "speed not measured; old prices"), ("1900-01-01", "speed not measured")],
+    [
+        ("2099-01-01", "speed not measured; quality not measured; old prices"),
+        ("1900-01-01", "speed not measured; quality not measured"),
+    ],
 )
 def test_every_caveat_is_listed_not_only_the_first(stale_before, caveats):
-    # vLLM on an Arc A770 has no measured speed; every catalog price counts as old before 2099 and none before 1900.
+    # vLLM on an Arc A770 has no measured speed; every catalog price counts as old before 2099 and none before 1900;
+    # AWQ-4bit has no public quality measurement (quants.csv).
     settings = {"model_name": "Llama-3.1-8B", "gpu_name": "Arc A770 16GB", "engine": "vllm", "quant_name": "AWQ-4bit"}
     values = compute({**settings, "prices_stale_before_text": stale_before})
     assert values["caveats_text"] == caveats

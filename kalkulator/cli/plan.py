@@ -45,6 +45,7 @@ COLUMNS = (
     ("TTFT s", "ttft_s", "{:,.2f}"),
     ("TPOT ms", "tpot_ms", "{:,.1f}"),
     ("measured", "speed_measured", "{}"),
+    ("loss %", "quality_loss_pct", "{:,.1f}"),
     ("Rp/1M tok", "idr_per_1m_tokens", "{:,.0f}"),
     ("Rp/month", "idr_per_month", "{:,.0f}"),
     ("TCO Rp", "tco_idr", "{:,.0f}"),
@@ -103,6 +104,15 @@ def _cell(value, fmt: str) -> str:
     help="Also offer GeForce cards bought for a server room, rack or colocation (their driver licence forbids "
     "data-centre deployment; the option then carries that caveat).",
 )
+@click.option(
+    "--max-quality-loss",
+    "max_quality_loss",
+    type=click.FloatRange(0, 100_000),
+    metavar="PCT",
+    help="Leave out formats whose published quality loss vs 16-bit weights (quality_loss_pct of quants.csv) is above "
+    "PCT; default: the workload preset's max_quality_loss_pct (8 for every preset). Formats with no public "
+    "measurement are kept with a caveat.",
+)
 @click.option("--top", type=click.IntRange(1, 10_000), default=15, show_default=True, help="Options shown.")
 @click.option("--details", is_flag=True, help="Under each row: the hitung command, caveats and launch command.")
 @click.option("--wide", is_flag=True, help="Every column, each row's hitung command, the counts first (no wrapping).")
@@ -126,6 +136,7 @@ def plan_cmd(
     max_power_kw,
     max_gpus,
     allow_geforce_datacenter,
+    max_quality_loss,
     top,
     details,
     wide,
@@ -141,6 +152,8 @@ def plan_cmd(
     try:
         base = {k: v for k, v in (("model_name", model_name), ("workload_name", workload_name)) if v is not None}
         base.update(parse_sets(graph, sets))
+        if max_quality_loss is not None:
+            base["max_quality_loss_frac"] = max_quality_loss / 100
         check_names(catalog, base)
         try:
             size_list = sorted({int(s) for s in sizes.split(",") if s.strip()})
@@ -289,7 +302,8 @@ def _table(options: list[Option], plan: Plan, by: str) -> str:
         f"Ranked by {by}, the first {len(options):,} shown; measured no = no measurement of the engine on this "
         "backend checks the speed (measure before you buy); * = on the cost/TTFT/TPOT front"
         + (" (of the measured options)" if plan.unmeasured != "with" else "")
-        + "; Rp/month = TCO ÷ months of the horizon",
+        + "; Rp/month = TCO ÷ months of the horizon; loss % = the format's published quality loss vs 16-bit weights "
+        "(– = no public measurement)",
         "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)),
     ]
     for i, (o, v) in enumerate(zip(options, values, strict=True), start=1):

@@ -42,6 +42,10 @@ WORDS = {
         "api": "the API {offer}",
         "market": ", a marketplace of third-party hosts",
         "power": "; {kw} kW at full load",
+        "quality": "; {quant}'s published quality loss vs 16-bit: {loss} % ({metric})",
+        "no_quality": "; no public quality measurement of {quant}",
+        "ppl": "perplexity, an 8B model",
+        "accuracy": "benchmark accuracy, an 8B model",
         "staff": ", {fte} engineer(s)",
         "head": ("#", "mode", "GPU / API", "n", "format", "engine", "GPUs", "tok/s", "TTFT s", "Rp/month", "meas."),
         "yes": "yes",
@@ -76,6 +80,10 @@ WORDS = {
         "api": "API {offer}",
         "market": ", marketplace host pihak ketiga",
         "power": "; {kw} kW saat beban penuh",
+        "quality": "; penurunan kualitas {quant} yang dipublikasikan dibanding 16-bit: {loss} % ({metric})",
+        "no_quality": "; belum ada pengukuran kualitas publik untuk {quant}",
+        "ppl": "perplexity, model 8B",
+        "accuracy": "akurasi benchmark, model 8B",
         "staff": ", {fte} engineer",
         "head": ("#", "mode", "GPU / API", "n", "format", "mesin", "GPU", "tok/s", "TTFT s", "Rp/bulan", "ukur"),
         "yes": "ya",
@@ -118,6 +126,11 @@ def _extra(o: Option, lang: str) -> str:
         out += w["staff"].format(fte=number(o.staff_fte, 2, lang))
     if o.mode != "api" and not o.speed_measured:
         out += w["unmeasured"]
+    quant = o.settings.get("quant_name", "")
+    if o.mode != "api" and o.quality_loss_pct is not None and o.quality_metric in ("ppl", "accuracy"):
+        out += w["quality"].format(quant=quant, loss=number(o.quality_loss_pct, 1, lang), metric=w[o.quality_metric])
+    elif o.mode != "api" and o.quality_metric == "none":
+        out += w["no_quality"].format(quant=quant)
     return out
 
 

@@ -7,7 +7,7 @@ The quantities behind them (cost_idr_per_1m_tokens, tco_idr, …) stay numbers f
 
 from __future__ import annotations
 
-from kalkulator.expr import EQ, IF, JOIN, Msg, R
+from kalkulator.expr import EQ, IF, JOIN, OR, Msg, R
 from kalkulator.quantities.base import Quantity
 from kalkulator.quantities.checks import OK
 
@@ -43,7 +43,41 @@ def mode_label(name: str, check: str, label_id: str, label_en: str, doc_id: str 
     )
 
 
+QUALITY = "Quantization catalog (quality_loss_pct, quality_metric) and workload presets (max_quality_loss_pct)"
+QUALITY_ID = "Katalog kuantisasi (quality_loss_pct, quality_metric) dan profil beban kerja (max_quality_loss_pct)"
+
 QUANTITIES = (
+    Quantity(
+        "answer_quality_loss_frac",
+        "Penurunan kualitas format (dipublikasikan)",
+        "Published quality loss of the format",
+        "The chosen format's published quality loss against 16-bit weights (quant_quality_loss_frac: perplexity "
+        "increase or 100 − benchmark recovery), or 'no public measurement' when none is published.",
+        QUALITY,
+        expr=IF(
+            EQ(R("quant_quality_metric_type"), "none"),
+            Msg("tidak ada pengukuran publik", "no public measurement"),
+            R("quant_quality_loss_frac"),
+        ),
+        doc_id="Penurunan kualitas format terpilih yang dipublikasikan terhadap bobot 16-bit (quant_quality_loss_frac: "
+        "kenaikan perplexity atau 100 − pemulihan benchmark), atau 'tidak ada pengukuran publik' bila tidak ada.",
+        source_id=QUALITY_ID,
+    ),
+    Quantity(
+        "quality_floor_flag",
+        "Format dalam batas kualitas",
+        "Format within the quality floor",
+        "TRUE when the format's published loss is at most max_quality_loss_frac, or when no measurement is "
+        "published (kept with a caveat: nothing says it is worse); FALSE when it is published and larger.",
+        QUALITY,
+        expr=OR(
+            EQ(R("quant_quality_metric_type"), "none"),
+            R("quant_quality_loss_frac") <= R("max_quality_loss_frac"),
+        ),
+        doc_id="TRUE bila penurunan yang dipublikasikan paling besar max_quality_loss_frac, atau bila tidak ada "
+        "pengukuran publik (tetap dipakai dengan catatan); FALSE bila dipublikasikan dan lebih besar.",
+        source_id=QUALITY_ID,
+    ),
     guarded(
         "cost_idr_per_1m_tokens",
         "onprem_check_text",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kalkulator.expr import AND, IF, JOIN, NE, NOT, OR, ROUND, ROUNDDOWN, Msg, Node, R, call, lift, safe_div
+from kalkulator.expr import AND, EQ, IF, JOIN, NE, NOT, OR, ROUND, ROUNDDOWN, Msg, Node, R, call, lift, safe_div
 from kalkulator.quantities.base import Quantity
 from kalkulator.quantities.domains import domain_of, plausible_of, settable_numbers
 from kalkulator.quantities.workload import TOKENS_PER_MONTH_DEFAULT
@@ -306,6 +306,28 @@ CHECKS = (
             ),
         ),
         Msg("kecepatan belum terukur", "speed not measured"),
+    ),
+    Check(
+        "warn",  # the format's published loss is above the workload's floor: the answers stand, the buyer decides
+        AND(NE(R("quant_quality_metric_type"), "none"), R("quant_quality_loss_frac") > R("max_quality_loss_frac")),
+        Msg(
+            "Penurunan kualitas format yang dipublikasikan (quant_quality_loss_frac) melebihi batas beban kerja "
+            "(max_quality_loss_frac): pilih format dengan bit lebih banyak atau naikkan batasnya dengan sadar.",
+            "The format's published quality loss (quant_quality_loss_frac) is above the workload's floor "
+            "(max_quality_loss_frac): choose a format with more bits or raise the floor knowingly.",
+        ),
+        Msg("kualitas di bawah batas", "quality below the floor"),
+    ),
+    Check(
+        "warn",  # no public measurement of the format's quality: kept (nothing says it is worse), but say so
+        EQ(R("quant_quality_metric_type"), "none"),
+        Msg(
+            "Tidak ada pengukuran publik penurunan kualitas format ini terhadap bobot 16-bit (quants.csv): uji "
+            "akurasinya pada tugas Anda sebelum mengandalkannya.",
+            "No public measurement of this format's quality loss against 16-bit weights (quants.csv): test its "
+            "accuracy on your task before relying on it.",
+        ),
+        Msg("kualitas belum terukur", "quality not measured"),
     ),
     Check(
         "warn",  # MoE at batch: no public measurement pins the fused-MoE kernels' share (docs/accuracy.md, MoE serving)

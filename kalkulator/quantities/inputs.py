@@ -571,6 +571,28 @@ FORMATS = (
         source_id="Katalog kuantisasi, kolom 'Dekuantisasi'",
     ),
     Quantity(
+        "quant_quality_loss_frac",
+        "Penurunan kualitas vs 16-bit",
+        "Quality loss vs 16-bit",
+        "The format's published quality loss against 16-bit weights (quality_loss_pct of the quantization catalog ÷ "
+        "100): perplexity increase or 100 − benchmark recovery, by quant_quality_metric_type; 0 when none is "
+        "published. Measured on an 8B model: smaller models lose more, larger ones less.",
+        "Quantization catalog: column quality_loss_pct (its source in quality_source)",
+        expr=IF(R("quant_row") > 0, INDEX(Col("quant", "quality_loss_pct"), R("quant_row")) / 100, 0),
+        overridable=True,
+        doc_id="Penurunan kualitas format yang dipublikasikan terhadap bobot 16-bit (quality_loss_pct katalog "
+        "kuantisasi ÷ 100): kenaikan perplexity atau 100 − pemulihan benchmark, menurut quant_quality_metric_type; "
+        "0 bila tidak dipublikasikan. Diukur pada model 8B: model lebih kecil kehilangan lebih banyak.",
+        source_id="Katalog kuantisasi: kolom quality_loss_pct (sumbernya di quality_source)",
+    ),
+    lookup(
+        "quant_quality_metric_type",
+        "quant",
+        "quality_metric",
+        fallback="none",
+        source_id="Katalog kuantisasi, kolom 'Dasar angka kualitas'",
+    ),
+    Quantity(
         "gpu_fp16_engine_tflops",
         "FP16 dense untuk akumulasi mesin ini",
         "FP16 dense at this engine's accumulation",

@@ -248,6 +248,19 @@ QUANTITIES = (
         ),
         source_id="Buku, bab 5: di atas 2 detik pengguna mulai kehilangan fokus",
     ),
+    Quantity(
+        "max_quality_loss_frac",
+        "Batas penurunan kualitas",
+        "Quality loss allowed",
+        "The largest published quality loss of the weight format this workload accepts (max_quality_loss_pct of "
+        "the workload preset ÷ 100; 0.08 without a preset); `plan` leaves out formats above it.",
+        "Workload presets: column max_quality_loss_pct (its basis in source)",
+        expr=IF(R("workload_row") > 0, INDEX(Col("workload", "max_quality_loss_pct"), R("workload_row")) / 100, 0.08),
+        overridable=True,
+        doc_id="Penurunan kualitas terbesar yang dipublikasikan yang diterima beban kerja ini (max_quality_loss_pct "
+        "profil beban kerja ÷ 100; 0,08 tanpa profil); `plan` membuang format di atasnya.",
+        source_id="Profil beban kerja: kolom max_quality_loss_pct (dasarnya di kolom source)",
+    ),
     lookup(
         "sla_tpot_ms",
         "workload",
