@@ -408,7 +408,8 @@ def search(
             if tco is None or tco <= 0:
                 plan.excluded_modes[f"{mode}: {r[answer] if isinstance(r[answer], str) else 'no price'}"] += 1
                 continue
-            offer = str({"cloud": r["cloud_offer_name"], "colocation": r["colocation_name"]}.get(mode, "") or "")
+            where = {"cloud": "cloud_offer_name", "colocation": "colocation_name", "hybrid": "api_name"}
+            offer = str(r[where[mode]] or "") if mode in where else ""  # a hybrid's peak goes to this API
             share = float(r["hybrid_fleet_frac"]) if mode == "hybrid" else 1.0
             owned = mode != "cloud"
             metric = str(r["quant_quality_metric_type"])

@@ -47,7 +47,20 @@ WORDS = {
         "ppl": "perplexity, an 8B model",
         "accuracy": "benchmark accuracy, an 8B model",
         "staff": ", {fte} engineer(s)",
-        "head": ("#", "mode", "GPU / API", "n", "format", "engine", "GPUs", "tok/s", "TTFT s", "Rp/month", "meas."),
+        "head": (
+            "#",
+            "mode",
+            "GPU / API",
+            "n",
+            "format",
+            "loss %",
+            "engine",
+            "GPUs",
+            "tok/s",
+            "TTFT s",
+            "Rp/month",
+            "meas.",
+        ),
         "yes": "yes",
         "no": "no",
         "legend": "Ranked by {by}; meas. no = speed not measured for this engine, format and GPU (ranked after the "
@@ -85,7 +98,20 @@ WORDS = {
         "ppl": "perplexity, model 8B",
         "accuracy": "akurasi benchmark, model 8B",
         "staff": ", {fte} engineer",
-        "head": ("#", "mode", "GPU / API", "n", "format", "mesin", "GPU", "tok/s", "TTFT s", "Rp/bulan", "ukur"),
+        "head": (
+            "#",
+            "mode",
+            "GPU / API",
+            "n",
+            "format",
+            "turun %",
+            "mesin",
+            "GPU",
+            "tok/s",
+            "TTFT s",
+            "Rp/bulan",
+            "ukur",
+        ),
         "yes": "ya",
         "no": "tidak",
         "legend": "Urut menurut {by}; ukur tidak = kecepatan mesin, format dan GPU ini belum terukur (diurutkan "
@@ -220,13 +246,14 @@ def _cells(o: Option, rank: int, lang: str) -> list[str]:
     w = WORDS[lang]
     s = o.settings
     if o.mode == "api":
-        return [str(rank), "api", o.offer, "–", "–", "–", "–", "–", "–", number(o.idr_per_month, 0, lang), "–"]
+        return [str(rank), "api", o.offer, "–", "–", "–", "–", "–", "–", "–", number(o.idr_per_month, 0, lang), "–"]
     return [
         f"{rank}{'*' if o.pareto else ''}",
         o.mode,
         str(s.get("gpu_name", "")),
         number(float(s.get("n_gpus", 0) or 0), 0, lang),
         str(s.get("quant_name", "")),
+        "–" if o.quality_loss_pct is None else number(o.quality_loss_pct, 1, lang),
         str(s.get("engine", "")),
         number(o.gpus_needed, 0, lang),
         number(o.decode_tok_s, 1, lang),
@@ -242,13 +269,15 @@ def compact_table(options: Sequence[Option], plan: Plan, by: str, lang: str, det
     w = WORDS[lang]
     rows = [_cells(o, i, lang) for i, o in enumerate(options, start=1)]
     head = list(w["head"])
-    numeric = {head[i] for i in (0, 3, 6, 7, 8, 9)}
-    for drop in (None, 8, 7):  # a narrow terminal loses TTFT, then tok/s, before the name gets too short
+    numeric = {head[i] for i in (0, 3, 5, 7, 8, 9, 10)}
+    # A narrow terminal loses TTFT, then the quality loss, then tok/s, before the name gets too short.
+    for drop in (None, w["head"][9], w["head"][5], w["head"][8]):
         if drop is not None:
-            head, rows = head[:drop] + head[drop + 1 :], [r[:drop] + r[drop + 1 :] for r in rows]
+            at = head.index(drop)
+            head, rows = head[:at] + head[at + 1 :], [r[:at] + r[at + 1 :] for r in rows]
         widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(head)]
         room = width() - (sum(widths) + 2 * (len(widths) - 1) - widths[2])
-        if room >= 16:
+        if room >= 20:
             break
     widths[2] = max(12, min(widths[2], room))
     numeric = {i for i, h in enumerate(head) if h in numeric}
