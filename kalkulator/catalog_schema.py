@@ -1293,6 +1293,15 @@ WORKLOAD = Schema(
             1_000_000,
             doc="tokens the vision encoder gives one image",
         ),
+        _enum(
+            "api_batch_mode",
+            ("Pakai API batch?", "Use the batch API?"),
+            choices=("on", "off"),
+            doc="on: the work can wait for a provider's batch API (results within 24 hours), so every API with a "
+            "batch discount is priced with it",
+            doc_id="on: pekerjaan bisa menunggu API batch penyedia (hasil dalam 24 jam), sehingga setiap API yang "
+            "punya diskon batch dihitung dengan diskon itu",
+        ),
         *_SOURCE,
     ),
     "Profil beban kerja",

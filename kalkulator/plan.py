@@ -104,6 +104,7 @@ class Option:
     note: str = ""  # the scenario's status when it is not OK but the option still serves (e.g. prices to check)
     caveats: str = ""  # every warning that holds, in short words (the note gives the first in full)
     speed_measured: bool = True  # speed_measured_flag; an API's speed is not ours to model, so True
+    api_same_model: bool | None = None  # an API option: does it serve the scenario's model (else: labelled nearest)
 
     def as_dict(self) -> dict[str, Value]:
         return {
@@ -123,6 +124,7 @@ class Option:
             "note": self.note,
             "caveats": self.caveats,
             "speed_measured": self.speed_measured,
+            "api_same_model": self.api_same_model,
         }
 
 
@@ -324,7 +326,14 @@ def _api_options(graph: Graph, catalog: Catalog, base: Mapping[str, Value], firs
         if name not in names:
             names.append(name)
     settings = [resolve(graph, catalog, {**base, "api_name": n}) for n in names]
-    wanted = ("api_cost_idr_per_month", "horizon_years", "demand_tokens_per_month")
+    wanted = (
+        "api_cost_idr_per_month",
+        "horizon_years",
+        "demand_tokens_per_month",
+        "api_same_model_flag",
+        "api_comparator_text",
+        "premium_api_label_text",
+    )
     out = []
     for name, r in zip(
         names, rows(evaluate_many(graph, settings, catalog.columns(), names=wanted), len(names)), strict=True
@@ -335,7 +344,25 @@ def _api_options(graph: Graph, catalog: Catalog, base: Mapping[str, Value], firs
         months = 12 * float(r["horizon_years"])
         tokens = float(r["demand_tokens_per_month"]) * months
         per_1m = monthly * months / tokens * 1e6 if tokens else math.inf
-        out.append(Option("api", {"api_name": name}, monthly * months, monthly, per_1m, offer=name))
+        same = bool(r["api_same_model_flag"])
+        # Another model than the scenario's is labelled: the premium API as such, any other as the nearest model.
+        label = (
+            ""
+            if same
+            else str(r["premium_api_label_text" if name == first["premium_api_name"] else "api_comparator_text"])
+        )
+        out.append(
+            Option(
+                "api",
+                {"api_name": name},
+                monthly * months,
+                monthly,
+                per_1m,
+                offer=name,
+                note=label,
+                api_same_model=same,
+            )
+        )
     return out
 
 
