@@ -105,6 +105,7 @@ class Option:
     caveats: str = ""  # every warning that holds, in short words (the note gives the first in full)
     speed_measured: bool = True  # speed_measured_flag; an API's speed is not ours to model, so True
     api_same_model: bool | None = None  # an API option: does it serve the scenario's model (else: labelled nearest)
+    api_comparator: str = ""  # an API of another model: "nearest: <model> (…)" or the premium API's label
 
     def as_dict(self) -> dict[str, Value]:
         return {
@@ -125,6 +126,7 @@ class Option:
             "caveats": self.caveats,
             "speed_measured": self.speed_measured,
             "api_same_model": self.api_same_model,
+            "api_comparator": self.api_comparator,
         }
 
 
@@ -333,6 +335,7 @@ def _api_options(graph: Graph, catalog: Catalog, base: Mapping[str, Value], firs
         "api_same_model_flag",
         "api_comparator_text",
         "premium_api_label_text",
+        "caveats_text",
     )
     out = []
     for name, r in zip(
@@ -359,8 +362,9 @@ def _api_options(graph: Graph, catalog: Catalog, base: Mapping[str, Value], firs
                 monthly,
                 per_1m,
                 offer=name,
-                note=label,
+                caveats=str(r["caveats_text"]),
                 api_same_model=same,
+                api_comparator=label,
             )
         )
     return out

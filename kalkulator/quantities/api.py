@@ -265,13 +265,7 @@ QUANTITIES = (
         "api_batch_mode",
         "workload",
         "api_batch_mode",
-        "Pakai API batch?",
-        "Use the batch API?",
-        "on: the workload can wait (hours), so the provider's batch discount applies where it has one; from the "
-        "workload preset (on for batch summarisation).",
         fallback="off",
-        doc_id="Pilih 'on' bila beban kerja bisa menunggu (jam), sehingga diskon API batch penyedia berlaku bila "
-        "ada; dari profil beban kerja (on untuk batch summarisation).",
         source_id="Profil beban kerja; katalog harga API: kolom batch_discount_frac",
     ),
     *api_chain("", "model yang sama", "same model"),

@@ -488,11 +488,6 @@ CLOUD = (
         "cloud_spot_usd_per_hour",
         "cloud",
         "spot_usd_per_hour",
-        "Harga spot per jam (USD)",
-        "Spot price per hour (USD)",
-        "Spot (interruptible) or community-cloud price of the chosen offer's instance (0: the offer lists none).",
-        doc_id="Harga spot (bisa dihentikan penyedia) atau community cloud untuk instance penawaran terpilih (0: "
-        "tidak tercantum).",
         source_id="Katalog cloud GPU per jam, kolom 'Spot USD/jam'",
     ),
     Quantity(
