@@ -1302,7 +1302,7 @@ WORKLOAD = Schema(
             doc="on: the workload can wait (hours) for a provider's batch API, so the batch discount applies to "
             "every API that has one; from the workload preset (on for batch summarisation).",
             doc_id="Pilih 'on' bila beban kerja bisa menunggu (jam) API batch penyedia, sehingga diskon batch "
-            "berlaku untuk setiap API yang punya; dari profil beban kerja (on untuk batch summarisation).",
+            "berlaku untuk setiap API yang punya; dari profil beban kerja ('on' untuk batch summarisation).",
         ),
         *_SOURCE,
     ),
