@@ -1037,12 +1037,14 @@ CLOUD = Schema(
         ),
         _num(
             "spot_usd_per_hour",
-            ("Spot USD/jam", "Spot USD/hour"),
+            ("Harga spot per jam (USD)", "Spot price per hour (USD)"),
             0,
             BIG,
             above=True,
             required=False,
-            doc="spot/community price",
+            doc="Spot (interruptible) or community-cloud price of the instance (blank, read as 0: none listed).",
+            doc_id="Harga spot (bisa dihentikan penyedia) atau community cloud untuk instance (kosong, dibaca 0: "
+            "tidak tercantum).",
         ),
         _text("region", ("Region", "Region")),
         _data_region(),
@@ -1437,6 +1439,15 @@ WORKLOAD = Schema(
             "workload accepts; `plan` leaves out formats above it. From the workload preset.",
             doc_id="Penurunan kualitas terbesar yang dipublikasikan (quality_loss_pct di quants.csv) yang diterima "
             "beban kerja ini; `plan` membuang format di atasnya. Dari profil beban kerja.",
+        ),
+        _enum(
+            "api_batch_mode",
+            ("Pakai API batch?", "Use the batch API?"),
+            choices=("on", "off"),
+            doc="on: the workload can wait (hours) for a provider's batch API, so the batch discount applies to "
+            "every API that has one; from the workload preset (on for batch summarisation).",
+            doc_id="Pilih 'on' bila beban kerja bisa menunggu (jam) API batch penyedia, sehingga diskon batch "
+            "berlaku untuk setiap API yang punya; dari profil beban kerja ('on' untuk batch summarisation).",
         ),
         *_SOURCE,
     ),

@@ -30,6 +30,7 @@ MODES = {
     "buy": "answer_tco_idr",
     "colocation": "answer_tco_colocation_idr",
     "cloud": "answer_tco_cloud_idr",
+    "spot": "answer_tco_cloud_spot_idr",  # the same offer at its spot (interruptible) price
     "hybrid": "tco_hybrid_idr",
 }
 OUTPUTS = (
@@ -86,6 +87,7 @@ MODE_TCO = {
     "buy": "tco_idr",
     "colocation": "tco_colocation_idr",
     "cloud": "tco_cloud_idr",
+    "spot": "tco_cloud_spot_idr",
     "hybrid": "tco_hybrid_idr",
     "api": "api_cost_idr_per_month",
 }
@@ -170,6 +172,8 @@ class Option:
     launch: str = ""  # the engine's command for one replica, with the flags the numbers assume
     quality_loss_pct: float | None = None  # the format's published loss vs 16-bit (None: none published, or an API)
     quality_metric: str = ""  # quality_metric of quants.csv: ppl, accuracy, reference or none ("" for an API)
+    api_same_model: bool | None = None  # an API option: does it serve the scenario's model (else: labelled nearest)
+    api_comparator: str = ""  # an API of another model: "nearest: <model> (…)" or the premium API's label
 
     def as_dict(self) -> dict[str, Value]:
         return {
@@ -200,6 +204,8 @@ class Option:
             "launch": self.launch,
             "quality_loss_pct": self.quality_loss_pct,
             "quality_metric": self.quality_metric,
+            "api_same_model": self.api_same_model,
+            "api_comparator": self.api_comparator,
         }
 
 
@@ -408,10 +414,11 @@ def search(
             if tco is None or tco <= 0:
                 plan.excluded_modes[f"{mode}: {r[answer] if isinstance(r[answer], str) else 'no price'}"] += 1
                 continue
-            where = {"cloud": "cloud_offer_name", "colocation": "colocation_name", "hybrid": "api_name"}
+            where = {"cloud": "cloud_offer_name", "spot": "cloud_offer_name", "colocation": "colocation_name"}
+            where["hybrid"] = "api_name"
             offer = str(r[where[mode]] or "") if mode in where else ""  # a hybrid's peak goes to this API
             share = float(r["hybrid_fleet_frac"]) if mode == "hybrid" else 1.0
-            owned = mode != "cloud"
+            owned = mode not in ("cloud", "spot")
             metric = str(r["quant_quality_metric_type"])
             option = Option(
                 mode,
@@ -435,9 +442,10 @@ def search(
                 deployment=str(r["deployment_name"]) if owned else "",
                 data_region={
                     "cloud": regions["cloud"].get(offer, ""),
+                    "spot": regions["cloud"].get(offer, ""),
                     "colocation": regions["hosting"].get(offer, ""),
                 }.get(mode, "indonesia" if limits.residency == "indonesia" else "on-premise"),
-                marketplace=mode == "cloud" and kinds.get(offer) == "marketplace",
+                marketplace=not owned and kinds.get(offer) == "marketplace",
                 evidence=str(r["engine_evidence_text"]),
                 staff_fte=float(r["staff_fte_ratio"]) * share if owned else 0.0,
                 launch=launch,
@@ -505,7 +513,15 @@ def _api_options(graph: Graph, catalog: Catalog, base: Mapping[str, Value], firs
         if name not in names:
             names.append(name)
     settings = [resolve(graph, catalog, {**base, "api_name": n}) for n in names]
-    wanted = ("api_cost_idr_per_month", "horizon_years", "demand_tokens_per_month")
+    wanted = (
+        "api_cost_idr_per_month",
+        "horizon_years",
+        "demand_tokens_per_month",
+        "api_same_model_flag",
+        "api_comparator_text",
+        "premium_api_label_text",
+        "caveats_text",
+    )
     out = []
     for name, r in zip(
         names, rows(evaluate_many(graph, settings, catalog.columns(), names=wanted), len(names)), strict=True
@@ -516,7 +532,26 @@ def _api_options(graph: Graph, catalog: Catalog, base: Mapping[str, Value], firs
         months = 12 * float(r["horizon_years"])
         tokens = float(r["demand_tokens_per_month"]) * months
         per_1m = monthly * months / tokens * 1e6 if tokens else math.inf
-        out.append(Option("api", {"api_name": name}, monthly * months, monthly, per_1m, offer=name))
+        same = bool(r["api_same_model_flag"])
+        # Another model than the scenario's is labelled: the premium API as such, any other as the nearest model.
+        label = (
+            ""
+            if same
+            else str(r["premium_api_label_text" if name == first["premium_api_name"] else "api_comparator_text"])
+        )
+        out.append(
+            Option(
+                "api",
+                {"api_name": name},
+                monthly * months,
+                monthly,
+                per_1m,
+                offer=name,
+                caveats=str(r["caveats_text"]),
+                api_same_model=same,
+                api_comparator=label,
+            )
+        )
     return out
 
 

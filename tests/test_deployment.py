@@ -168,9 +168,13 @@ def test_rag_8b_is_compared_with_the_cheapest_8b_api(calc):
     assert out["breakeven_months"] == "no break-even within the hardware's useful life"
 
 
-def test_model_without_an_api_falls_back_to_the_premium_api(calc):
-    out = calc(model_name="Llama-2-70B")  # no API in the catalog serves Llama 2
-    assert out["api_name"] == out["premium_api_name"] == "OpenAI GPT-4o"  # 69 B parameters > 30 B
+def test_model_without_an_api_falls_back_to_the_nearest_open_model_of_its_class(calc):
+    out = calc(model_name="Llama-2-70B")  # no API in the catalog serves Llama 2: 68.98 B parameters is "large"
+    assert out["api_name"] == "DeepInfra Llama-3.3-70B" and out["api_same_model_flag"] is False
+    assert out["api_comparator_text"] == "nearest: Llama-3.3-70B (a different model, not Llama-2-70B)"
+    assert "API compared: another model" in out["caveats_text"]
+    assert out["premium_api_name"] == "OpenAI GPT-4o"  # large: the book's premium for large models
+    assert out["premium_api_label_text"] == "premium (closed model, class large): OpenAI GPT-4o"
 
 
 def test_batch_mode_takes_the_batch_discount(calc):
@@ -231,8 +235,10 @@ def test_idle_power_weighs_the_gpu_class_and_the_host(calc):
     ("model", "api"),
     [
         ("Gemma-3-1B", "DeepInfra Gemma-3-4B"),  # no API serves the 1B: the cheapest small Gemma 3
-        ("Llama-3.2-1B", "DeepInfra Llama-3.2-3B"),  # 1.24 B and 3.21 B are both "small" (≤ 15 B)
-        ("Qwen3-8B", "OpenAI GPT-4o mini"),  # the only Qwen3 API serves the 32B ("medium"): the premium API
+        ("Llama-2-13B", "DeepInfra Llama-3.1-8B"),  # no small Llama 2 API: the small class's nearest open model
+        ("Qwen2.5-3B", "DeepInfra Qwen2.5-7B"),  # no API serves the 3B: the cheapest small Qwen2.5 ($0.04 + $0.10)
+        ("Gemma-2-27B", "DeepInfra Qwen3-32B"),  # no medium Gemma 2 API: the medium class's nearest open model
+        ("LLaMA-7B", "DeepInfra Llama-3.1-8B"),  # LLaMA-1 has no API: the small class's nearest open model
     ],
 )
 def test_without_the_same_model_the_api_follows_family_and_size(calc, model, api):

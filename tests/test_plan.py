@@ -214,15 +214,15 @@ def test_the_header_counts_add_up_in_stated_units():
     assert configurations == serving + cannot
     assert sum(_reason_counts(first[4])) == cannot
     second = re.fullmatch(
-        r"The ([\d,]+) priced in 4 ways \(buy, colocation, cloud, hybrid\) give ([\d,]+) options "
+        r"The ([\d,]+) priced in 5 ways \(buy, colocation, cloud, spot, hybrid\) give ([\d,]+) options "
         r"\(([\d,]+) less (.+?)\) \+ (\d+) APIs = ([\d,]+) options; ([\d,]+) options have a speed not measured.*",
         lines[1],
     )
     assert second, lines[1]
     priced, gpu_options, every, apis, total, unmeasured = (_count(second[i]) for i in (1, 2, 3, 5, 6, 7))
     less = second[4]
-    assert priced == serving and every == serving * 4
-    assert gpu_options == serving * 4 - sum(_reason_counts(less))
+    assert priced == serving and every == serving * 5
+    assert gpu_options == serving * 5 - sum(_reason_counts(less))
     assert total == gpu_options + apis
     # The same counts in the JSON, and the options it lists.
     out = plan_json(*RAG_8B)

@@ -38,6 +38,8 @@ WORDS = {
         "buy": "buy {gpus}× {gpu} ({n} per replica, {quant} on {engine}; {servers} server(s), {deployment})",
         "colocation": "buy {gpus}× {gpu} and colocate at {offer} ({n} per replica, {quant} on {engine})",
         "cloud": "rent {gpus}× {gpu} at {offer} ({n} per replica, {quant} on {engine}){market}",
+        "spot": "rent {gpus}× {gpu} at {offer}'s spot price, interruptible ({n} per replica, {quant} on {engine})"
+        "{market}",
         "hybrid": "a hybrid: {gpus}× {gpu} bought for the base load, the peak on the API",
         "api": "the API {offer}",
         "market": ", a marketplace of third-party hosts",
@@ -89,6 +91,8 @@ WORDS = {
         "buy": "beli {gpus}× {gpu} ({n} per replika, {quant} di {engine}; {servers} server, {deployment})",
         "colocation": "beli {gpus}× {gpu} dan titipkan di {offer} ({n} per replika, {quant} di {engine})",
         "cloud": "sewa {gpus}× {gpu} di {offer} ({n} per replika, {quant} di {engine}){market}",
+        "spot": "sewa {gpus}× {gpu} di {offer} dengan harga spot, bisa dihentikan ({n} per replika, {quant} di "
+        "{engine}){market}",
         "hybrid": "hybrid: {gpus}× {gpu} dibeli untuk beban dasar, puncaknya ke API",
         "api": "API {offer}",
         "market": ", marketplace host pihak ketiga",

@@ -134,6 +134,25 @@ QUANTITIES = (
             "tco_cloud_idr bila cloud_check_text bernilai OK; selain itu alasan angka tersebut tidak bisa dipercaya."
         ),
     ),
+    Quantity(
+        "answer_tco_cloud_spot_idr",
+        "TCO cloud GPU spot",
+        "Spot cloud GPU TCO",
+        "tco_cloud_spot_idr when cloud_check_text is OK and the offer lists a spot price; otherwise why not. Spot "
+        "instances can be stopped at short notice.",
+        SUMMARY,
+        expr=IF(
+            EQ(R("cloud_check_text"), OK),
+            IF(
+                R("cloud_spot_usd_per_hour") > 0,
+                R("tco_cloud_spot_idr"),
+                Msg("tidak ada harga spot untuk penawaran ini", "no spot price for this offer"),
+            ),
+            R("cloud_check_text"),
+        ),
+        doc_id="tco_cloud_spot_idr bila cloud_check_text bernilai OK dan penawaran mencantumkan harga spot; selain "
+        "itu alasannya. Instance spot bisa dihentikan sewaktu-waktu.",
+    ),
     guarded(
         "breakeven_months",
         "onprem_check_text",

@@ -6,13 +6,30 @@ Both chains are one definition (`api_chain`) used twice with a name prefix, like
 from __future__ import annotations
 
 from kalkulator.catalog_schema import field_of
-from kalkulator.expr import AND, EQ, IF, IFERROR, INDEX, JOIN, MATCH, Col, Msg, R, safe_div
+from kalkulator.expr import AND, EQ, IF, IFERROR, INDEX, JOIN, MATCH, OR, Col, Msg, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_API = "Buku, Bab harga API Indonesia: USD × kurs + PPN 11 % + PPh 22"
 BOOK_BE = "Buku, Bab break-even: BE (bulan) = Total Capex / (Biaya API per bulan − Biaya Opex per bulan)"
 # The book compares small models with GPT-4o-mini and large ones with GPT-4o (Bab 17 profiles, L2091–2097).
-PREMIUM_SMALL, PREMIUM_LARGE, SMALL_MAX_B = "OpenAI GPT-4o mini", "OpenAI GPT-4o", 30
+PREMIUM_SMALL, PREMIUM_LARGE = "OpenAI GPT-4o mini", "OpenAI GPT-4o"
+# Where no API in the catalog serves the model or its family in its size class: the nearest open model of the same
+# size class (a dense model mid-class with a cheap public API), labelled as a different model wherever it appears.
+NEAREST_BY_CLASS = {
+    "small": "DeepInfra Llama-3.1-8B",
+    "medium": "DeepInfra Qwen3-32B",
+    "large": "DeepInfra Llama-3.3-70B",
+    "frontier": "DeepInfra DeepSeek-V3",
+}
+
+
+def _nearest_by_class() -> object:
+    """The nearest open model's API for the model's size class (NEAREST_BY_CLASS), as one nested IF."""
+    *init, (_, last) = NEAREST_BY_CLASS.items()
+    node: object = last
+    for size, name in reversed(init):
+        node = IF(EQ(R("model_size_class_text"), size), name, node)
+    return node
 
 
 def api_chain(prefix: str, what_id: str, what_en: str) -> tuple[Quantity, ...]:
@@ -123,16 +140,38 @@ QUANTITIES = (
         "premium_api_name",
         "API premium pembanding",
         "Premium API to compare",
-        "A closed model's API as a second line: the one the book compares for the model's size (GPT-4o mini up "
-        f"to {SMALL_MAX_B}B parameters, GPT-4o above). Choose another as a manual value.",
+        "A closed model's API as a second line, chosen by the model's size class as the book compares: GPT-4o "
+        "mini for a small or medium model (up to 40B parameters), GPT-4o for a large or frontier one. Choose "
+        "another as a manual value.",
         "Buku, Bab 17 (profil: model kecil vs GPT-4o-mini, model besar vs GPT-4o/Sonnet)",
-        expr=IF(R("model_params_b") <= SMALL_MAX_B, PREMIUM_SMALL, PREMIUM_LARGE),
+        expr=IF(
+            OR(EQ(R("model_size_class_text"), "small"), EQ(R("model_size_class_text"), "medium")),
+            PREMIUM_SMALL,
+            PREMIUM_LARGE,
+        ),
         overridable=True,
         choices=("api", "name"),
         doc_id=(
-            "API model tertutup sebagai baris kedua: yang dibandingkan buku untuk ukuran model (GPT-4o "
-            "mini sampai 30 miliar parameter, GPT-4o di atasnya). Pilih yang lain sebagai isian manual."
+            "API model tertutup sebagai baris kedua, dipilih menurut kelas ukuran model seperti pembandingan "
+            "buku: GPT-4o mini untuk model small atau medium (sampai 40 miliar parameter), GPT-4o untuk model "
+            "large atau frontier. Pilih yang lain sebagai isian manual."
         ),
+        source_id="Buku, bab 17 (profil: model kecil vs GPT-4o-mini, model besar vs GPT-4o/Sonnet)",
+    ),
+    Quantity(
+        "premium_api_label_text",
+        "API premium: label",
+        "Premium API: label",
+        "The premium API named as what it is: a closed model chosen for the model's size class, not the same model.",
+        "Buku, Bab 17 (profil: model kecil vs GPT-4o-mini, model besar vs GPT-4o/Sonnet)",
+        expr=JOIN(
+            Msg("premium (model tertutup, kelas ", "premium (closed model, class "),
+            R("model_size_class_text"),
+            "): ",
+            R("premium_api_name"),
+        ),
+        doc_id="API premium disebut apa adanya: model tertutup yang dipilih menurut kelas ukuran model, bukan model "
+        "yang sama.",
         source_id="Buku, bab 17 (profil: model kecil vs GPT-4o-mini, model besar vs GPT-4o/Sonnet)",
     ),
     Quantity(
@@ -141,7 +180,9 @@ QUANTITIES = (
         "API to compare (same model)",
         "The cheapest API in the catalog serving the chosen model (the catalog lists each model's cheapest API "
         "first, by input + output price); else the cheapest serving a model of the same family and size class; "
-        "else the premium API. Choose another as a manual value.",
+        "else the nearest open model of the same size class ("
+        + ", ".join(f"{k}: {v}" for k, v in NEAREST_BY_CLASS.items())
+        + "); api_comparator_text says which. Choose another as a manual value.",
         "Katalog Harga: API (kolom model, family_class)",
         expr=IFERROR(
             INDEX(Col("api", "name"), MATCH(R("model_name"), Col("api", "model"))),
@@ -150,7 +191,10 @@ QUANTITIES = (
                     Col("api", "name"),
                     MATCH(JOIN(R("model_family_text"), "|", R("model_size_class_text")), Col("api", "family_class")),
                 ),
-                R("premium_api_name"),
+                IFERROR(
+                    INDEX(Col("api", "name"), MATCH(_nearest_by_class(), Col("api", "name"))),
+                    R("premium_api_name"),
+                ),
             ),
         ),
         overridable=True,
@@ -158,8 +202,8 @@ QUANTITIES = (
         doc_id=(
             "API termurah di katalog yang melayani model terpilih (katalog mendaftar API termurah tiap "
             "model lebih dulu, menurut harga input + output); bila tidak ada, yang termurah untuk model "
-            "sekeluarga dengan kelas ukuran sama; selain itu API premium. Pilih yang lain sebagai isian "
-            "manual."
+            "sekeluarga dengan kelas ukuran sama; selain itu model terbuka terdekat dengan kelas ukuran sama "
+            "(api_comparator_text menyebutnya). Pilih yang lain sebagai isian manual."
         ),
         source_id="Katalog Harga: API (kolom model, family_class)",
     ),
@@ -182,6 +226,28 @@ QUANTITIES = (
         source_id="Pemeriksaan konsistensi",
     ),
     Quantity(
+        "api_comparator_text",
+        "API pembanding: model apa",
+        "API compared: which model",
+        "'same model: <model>' when the API serves the scenario's model; otherwise 'nearest: <model>', a different "
+        "model (no API in the catalog serves this one), so its price is a comparison, not this model's price.",
+        "Katalog Harga: API (kolom model)",
+        expr=IF(
+            R("api_same_model_flag"),
+            JOIN(Msg("model yang sama: ", "same model: "), R("api_model_name")),
+            JOIN(
+                Msg("terdekat: ", "nearest: "),
+                R("api_model_name"),
+                Msg(" (model lain, bukan ", " (a different model, not "),
+                R("model_name"),
+                ")",
+            ),
+        ),
+        doc_id="'model yang sama: <model>' bila API melayani model skenario; selain itu 'terdekat: <model>', model "
+        "lain (tidak ada API di katalog yang melayani model ini), sehingga harganya pembanding, bukan harga model ini.",
+        source_id="Katalog Harga: API (kolom model)",
+    ),
+    Quantity(
         "api_output_share_frac",
         "Porsi token output",
         "Output share of tokens",
@@ -195,18 +261,12 @@ QUANTITIES = (
             "bukan nilai bawaan)"
         ),
     ),
-    Quantity(
+    lookup(
         "api_batch_mode",
-        "Pakai API batch?",
-        "Use the batch API?",
-        "on: the workload can wait (hours), so the provider's batch discount applies where it has one.",
-        "Katalog harga API: kolom batch_discount_frac",
-        default="off",
-        options=("on", "off"),
-        doc_id=(
-            "Pilih 'on' bila beban kerja bisa menunggu (jam), sehingga diskon API batch penyedia berlaku bila ada."
-        ),
-        source_id="Katalog harga API: kolom batch_discount_frac",
+        "workload",
+        "api_batch_mode",
+        fallback="off",
+        source_id="Profil beban kerja; katalog harga API: kolom batch_discount_frac",
     ),
     *api_chain("", "model yang sama", "same model"),
     *api_chain("premium_", "premium", "premium"),

@@ -358,6 +358,12 @@ CHECKS = (
         ),
         Msg("harga lama", "old prices"),
     ),
+    Check(
+        "warn",  # said in the caveats only (no sentence): api_comparator_text names the nearest model
+        AND(R("api_row") > 0, NOT(R("api_same_model_flag"))),
+        None,
+        Msg("API pembanding: model lain", "API compared: another model"),
+    ),
 )
 
 

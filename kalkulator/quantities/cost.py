@@ -484,6 +484,27 @@ CLOUD = (
         doc_id="Per hari × hari per bulan.",
         source_id="Buku, bab 16.3",
     ),
+    lookup(
+        "cloud_spot_usd_per_hour",
+        "cloud",
+        "spot_usd_per_hour",
+        source_id="Katalog cloud GPU per jam, kolom 'Spot USD/jam'",
+    ),
+    Quantity(
+        "cloud_spot_idr_per_month",
+        "Biaya cloud spot per bulan",
+        "Spot cloud cost per month",
+        "Spot price × rate × (1 + PPN) ÷ GPUs per instance × fleet GPUs × rented hours × days per month. Spot "
+        "instances can be stopped by the provider at short notice: for work that can be resumed.",
+        "Katalog cloud GPU (spot_usd_per_hour); Buku, Bab 16.3",
+        expr=safe_div(R("cloud_spot_usd_per_hour") * R("usd_idr") * R("ppn_multiplier_ratio"), R("cloud_offer_gpus"))
+        * R("gpus_needed")
+        * R("cloud_hours_per_day")
+        * R("month_days"),
+        doc_id="Harga spot × kurs × (1 + PPN) ÷ GPU per instance × GPU armada × jam sewa × hari per bulan. Instance "
+        "spot bisa dihentikan penyedia sewaktu-waktu: untuk pekerjaan yang bisa dilanjutkan.",
+        source_id="Katalog cloud GPU (spot_usd_per_hour); buku, bab 16.3",
+    ),
     Quantity(
         "cloud_cost_idr_per_1m_tokens",
         "Biaya cloud per 1 juta token",

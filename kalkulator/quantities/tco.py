@@ -365,4 +365,18 @@ QUANTITIES = (
         doc_id="(Sewa cloud + SDM) × bulan.",
         source_id="Buku, subbab 'VPS Cloud GPU' pada TCO 5 tahun",
     ),
+    Quantity(
+        "tco_cloud_spot_idr",
+        "TCO cloud GPU spot",
+        "Spot cloud GPU TCO",
+        "(Spot rent + staff) × months; 0 when the offer lists no spot price (the answer says so).",
+        BOOK_TCO,
+        expr=IF(
+            R("cloud_spot_usd_per_hour") > 0,
+            (R("cloud_spot_idr_per_month") + R("staff_idr_per_month")) * 12 * R("horizon_years"),
+            0,
+        ),
+        doc_id="(Sewa spot + SDM) × bulan; 0 bila penawaran tidak mencantumkan harga spot (jawabannya menyebut itu).",
+        source_id="Buku, subbab 'VPS Cloud GPU' pada TCO 5 tahun; katalog cloud GPU (spot_usd_per_hour)",
+    ),
 )
