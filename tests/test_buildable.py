@@ -218,10 +218,25 @@ def test_the_buyers_limits_filter_and_are_counted():
 def test_an_empty_answer_names_the_limit_and_bad_limits_name_the_option():
     result = run("plan", "--model", "Llama-3.3-70B", "--modes", "buy", "--max-gpus", "1", "--gpus", "RTX 4090")
     assert result.exit_code == 2
-    assert "GPUs above --max-gpus" in result.stderr or "does not fit" in result.stderr
+    assert "your limits leave out every option" in result.stderr and "GPUs above --max-gpus" in result.stderr
     result = run("plan", "--modes", "buy,rent")
     assert result.exit_code == 2 and "--modes: rent is not a mode" in result.stderr
     result = run("plan", "--max-capex", "-5")
     assert result.exit_code == 2 and "--max-capex" in result.stderr
     result = run("plan", "--max-power-kw", "nan")
     assert result.exit_code == 2 and "--max-power-kw" in result.stderr
+
+
+def test_spot_prices_are_options_of_their_own_labelled_as_such():
+    out = plan_json("--model", "Llama-3.1-8B", "--top", "10000")
+    spot = [o for o in out["options"] if o["mode"] == "spot"]
+    clouds = _rows("cloud_gpus.csv")
+    assert spot and all(float(clouds[o["offer"]]["spot_usd_per_hour"] or 0) > 0 for o in spot)
+    # The same offer on demand costs more: spot is the interruptible price of the same instance.
+    on_demand = {
+        (o["offer"], o["n_gpus"], o["quant_name"], o["engine"]): o for o in out["options"] if o["mode"] == "cloud"
+    }
+    pairs = [(o, on_demand.get((o["offer"], o["n_gpus"], o["quant_name"], o["engine"]))) for o in spot]
+    assert any(d for _, d in pairs) and all(s["tco_idr"] < d["tco_idr"] for s, d in pairs if d)
+    result = run("plan", "--model", "Llama-3.1-8B", "--modes", "spot")
+    assert result.exit_code == 0 and "spot price, interruptible" in " ".join(result.output.split())

@@ -273,7 +273,10 @@ def _counts(plan: Plan) -> list[str]:
 def _why_none(plan: Plan) -> str:
     """The counts behind an empty plan: the configurations by reason, and the serving ones' modes without a price."""
     parts = [_reasons(plan.excluded_configurations)] if plan.excluded_configurations else []
-    if plan.serving:
+    if plan.serving and plan.excluded_constraints:
+        unpriced = f"; modes without a price: {_reasons(plan.excluded_modes)}" if plan.excluded_modes else ""
+        parts.append(f"{plan.serving:,} serve, and your limits leave out every option they give{unpriced}")
+    elif plan.serving:
         parts.append(f"{plan.serving:,} serve but no mode has a price ({_reasons(plan.excluded_modes)})")
     if UNMEASURED_REASON in plan.excluded_configurations:
         parts.append("--unmeasured last keeps those with speeds not measured")
