@@ -43,6 +43,7 @@ DOMAINS: dict[str, Domain] = {
     "total_users": _int(0, 100_000_000),
     "peak_concurrent_users": _int(0, 10_000_000),
     "think_time_s": Domain(0, 86_400),
+    "grid_emission_kg_per_kwh": Domain(0, 5),  # coal plants emit about 1 kg CO2/kWh; 0 for a renewable contract
     "load_requests_per_s": Domain(0, 1e9),
     "max_requests_per_s": _pos(1e9),
     "sla_max_requests_per_s": _pos(1e9),

@@ -75,6 +75,8 @@ OUTPUTS = (
     "staff_fte_ratio",
     "quant_format_text",
     "requests_per_day",
+    "energy_j_per_output_token",
+    "co2_kg_per_month",
     *NEEDS,
     "quant_quality_loss_frac",
     "quant_quality_metric_type",
@@ -97,6 +99,7 @@ SORT_KEYS = {
     "breakeven": "breakeven_months",
     "ttft": "ttft_s",
     "tpot": "tpot_ms",
+    "energy": "energy_j_per_output_token",
 }
 # Where options whose speed no measurement of the engine on the backend checks go: after the measured ones, among
 # them (as the cost alone ranks them), or left out under UNMEASURED_REASON.
@@ -170,6 +173,8 @@ class Option:
     evidence: str = ""  # engine-support evidence of the engine, format and GPU architecture
     staff_fte: float = 0.0  # engineers (full-time equivalents) the owned fleet needs
     launch: str = ""  # the engine's command for one replica, with the flags the numbers assume
+    energy_j_per_output_token: float | None = None  # facility energy per generated token at the planned load
+    co2_kg_per_month: float = 0.0  # the owned fleet's emissions at the grid's factor (0 for cloud and APIs)
     quality_loss_pct: float | None = None  # the format's published loss vs 16-bit (None: none published, or an API)
     quality_metric: str = ""  # quality_metric of quants.csv: ppl, accuracy, reference or none ("" for an API)
     api_same_model: bool | None = None  # an API option: does it serve the scenario's model (else: labelled nearest)
@@ -202,6 +207,8 @@ class Option:
             "evidence": self.evidence,
             "staff_fte": self.staff_fte,
             "launch": self.launch,
+            "energy_j_per_output_token": self.energy_j_per_output_token,
+            "co2_kg_per_month": self.co2_kg_per_month,
             "quality_loss_pct": self.quality_loss_pct,
             "quality_metric": self.quality_metric,
             "api_same_model": self.api_same_model,
@@ -449,6 +456,8 @@ def search(
                 evidence=str(r["engine_evidence_text"]),
                 staff_fte=float(r["staff_fte_ratio"]) * share if owned else 0.0,
                 launch=launch,
+                energy_j_per_output_token=float(r["energy_j_per_output_token"]) * share if owned else None,
+                co2_kg_per_month=float(r["co2_kg_per_month"]) * share if owned else 0.0,
                 quality_loss_pct=None if metric == "none" else 100 * float(r["quant_quality_loss_frac"]),
                 quality_metric=metric,
             )

@@ -27,6 +27,7 @@ PLAUSIBLE: dict[str, tuple[float, float, str]] = {
     "horizon_years": (0.08, 20, "years of the TCO (one month = 0.0833)"),
     "pue": (1, 3, "data-centre PUE (1.1–2.0 in practice)"),
     "tokens_per_month": (1_000, 1e14, "tokens a month"),
+    "grid_emission_kg_per_kwh": (0, 1.5, "kg CO2 per kWh of a grid (Indonesia about 0.76–0.87)"),
 }
 
 

@@ -289,4 +289,64 @@ QUANTITIES = (
         doc_id="kWh per tahun × tarif.",
         source_id="Buku, bab 16.1: Rp = kWh × tarif",
     ),
+    Quantity(
+        "full_load_gpu_j_per_output_token",
+        "Energi GPU per token output (beban penuh)",
+        "GPU energy per output token (full load)",
+        "GPUs of one replica at TDP ÷ its maximum output throughput: the GPUs' joules per generated token when the "
+        "replica runs flat out (an upper bound: GPUs at full load draw up to their TDP). Comparable with published "
+        "GPU-only figures such as the ML.ENERGY Leaderboard's.",
+        "Power × time: J = W × s; the ML.ENERGY Leaderboard v3.0 (December 2025) measures GPU energy per token",
+        expr=safe_div(R("gpu_tdp_w") * R("n_gpus"), R("max_throughput_tok_s")),
+        doc_id="GPU satu replika pada TDP ÷ throughput output maksimumnya: joule GPU per token yang dihasilkan bila "
+        "replika berjalan penuh (batas atas: GPU pada beban penuh menarik hingga TDP-nya). Sebanding dengan angka "
+        "GPU saja yang dipublikasikan, seperti ML.ENERGY Leaderboard.",
+        source_id="Daya × waktu: J = W × s; ML.ENERGY Leaderboard v3.0 (Desember 2025) mengukur energi GPU per token",
+    ),
+    Quantity(
+        "energy_j_per_output_token",
+        "Energi per token output (beban terencana)",
+        "Energy per output token (planned load)",
+        "Facility energy per month ÷ output tokens per month: everything the fleet draws at the planned load, idle "
+        "hours, host and cooling included, per generated token.",
+        BOOK_POWER,
+        expr=safe_div(R("energy_kwh_per_month") * 3_600_000, R("output_tokens_per_month")),
+        doc_id="Energi fasilitas per bulan ÷ token output per bulan: semua yang ditarik armada pada beban terencana, "
+        "termasuk jam idle, host dan pendinginan, per token yang dihasilkan.",
+        source_id="1 kWh = 3.600.000 J; buku, bab 16.1",
+    ),
+    Quantity(
+        "energy_wh_per_1m_tokens",
+        "Energi per 1 juta token",
+        "Energy per 1M tokens",
+        "Facility energy per month ÷ demand tokens per month (input + output) × 1,000,000, in Wh.",
+        BOOK_POWER,
+        expr=safe_div(R("energy_kwh_per_month") * 1000 * 1_000_000, R("demand_tokens_per_month")),
+        doc_id="Energi fasilitas per bulan ÷ token kebutuhan per bulan (input + output) × 1.000.000, dalam Wh.",
+        source_id="Buku, bab 16.1",
+    ),
+    Quantity(
+        "grid_emission_kg_per_kwh",
+        "Faktor emisi listrik",
+        "Grid emission factor",
+        "kg CO₂ per kWh of the grid that supplies the fleet: Indonesia's average grid emission factor; type your "
+        "own (a renewable-energy contract, the JAMALI grid's published factor, your colocation's figure).",
+        "PLN's RUPTL 2015-2024, chapter 6: Indonesia's average grid emission factor 0.867 kg CO2/kWh (2015), projected "
+        "0.758 (2024)",
+        default=0.758,
+        doc_id="kg CO₂ per kWh dari jaringan yang memasok armada: faktor emisi grid rata-rata Indonesia; ketik "
+        "milik Anda (kontrak energi terbarukan, faktor grid JAMALI yang dipublikasikan, angka colocation Anda).",
+        source_id="RUPTL PLN 2015-2024, bab 6: faktor emisi grid rata-rata Indonesia 0,867 kgCO2/kWh (2015), "
+        "proyeksi 0,758 (2024)",
+    ),
+    Quantity(
+        "co2_kg_per_month",
+        "Emisi CO₂ per bulan",
+        "CO₂ per month",
+        "kWh per month × the grid's emission factor.",
+        "GHG Protocol Scope 2 (location-based): energy × the grid's emission factor",
+        expr=R("energy_kwh_per_month") * R("grid_emission_kg_per_kwh"),
+        doc_id="kWh per bulan × faktor emisi grid.",
+        source_id="GHG Protocol Scope 2 (berbasis lokasi): energi × faktor emisi grid",
+    ),
 )
