@@ -7,7 +7,6 @@ file:row:column and no output; the second pass holds one chunk at a time, so mem
 from __future__ import annotations
 
 import csv
-import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TextIO
@@ -18,6 +17,7 @@ from kalkulator.expr import Value, XlError
 from kalkulator.graph import Graph
 from kalkulator.quantities.base import NO_CHOICE
 from kalkulator.scenario import ScenarioError, parse_value, resolve
+from kalkulator.textout import json_text
 
 CHUNK_ROWS = 2048  # scenarios evaluated together: large enough for numpy to pay, small enough to stay flat
 
@@ -144,6 +144,6 @@ def write_batch(
             writer.writerows(zip(*cols, strict=True))
         else:
             for row in zip(*cols, strict=True):
-                out.write(json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False) + "\n")
+                out.write(json_text(dict(zip(names, row, strict=True)), ensure_ascii=False) + "\n")
         total += n
     return total

@@ -419,6 +419,12 @@ def _engines_have_speed(tables: dict[str, Table], folder: Path) -> list[str]:
     ]
 
 
+def catalog_files(folder: Path | None = None) -> tuple[Path, ...]:
+    """The files load_catalog reads from `folder`: inputs that no output may replace."""
+    folder = folder or CATALOG_DIR
+    return tuple(folder / schema.file for schema in SCHEMAS)
+
+
 def load_catalog(folder: Path | None = None) -> Catalog:
     """Load every catalog; collect all errors before raising."""
     folder = folder or CATALOG_DIR

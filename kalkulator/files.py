@@ -1,9 +1,10 @@
 """Files read within bounds and written whole: the one place for both.
 
 Reads accept regular files only (a pipe or a device such as /dev/zero would hang or fill memory) up to a size
-limit. Every writer writes with write_synced (a whole, synced file keeping the mode of the file it replaces) and
-puts it in place with replace_synced (one rename, made durable); open_atomic and write_atomic are the two together
-for a single file, and kalkulator.staging uses them for sets of files.
+limit. Every writer first passes each output path through check_output (only an absent path or a regular file
+that is none of the command's inputs may be replaced), then writes with write_synced (a whole, synced file keeping
+the mode of the file it replaces) and puts it in place with replace_synced (one rename, made durable); open_atomic
+and write_atomic are the three together for a single file, and kalkulator.staging uses them for sets of files.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import contextlib
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -21,6 +22,55 @@ MB = 1_000_000
 
 class FileReadError(ValueError):
     """A file that cannot be read as asked; the message names it and says why."""
+
+
+class OutputError(ValueError):
+    """An output folder or file cannot be written; the message names it."""
+
+
+_NOT_REGULAR = {
+    stat.S_IFDIR: "a folder",
+    stat.S_IFIFO: "a pipe (FIFO)",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFCHR: "a device",
+    stat.S_IFBLK: "a device",
+}
+
+
+def check_output(path: Path, inputs: Iterable[Path | None] = ()) -> None:
+    """Raise OutputError unless `path` is absent or a regular file that is none of `inputs` (the command's reads).
+
+    Writers put a whole new file in place by rename, so whatever is at `path` is replaced: a device, pipe, socket
+    or folder would become a file, a symbolic link would become a file instead of being written through (so links
+    are refused, not followed: see docs/bad-input.md), and an input (the same file, by device and inode: also a
+    hard link or a link to it) would be destroyed by its own command.
+    """
+    try:
+        info = os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return  # nothing there: a new file (an unusable folder is the caller's check_writable error)
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write there ({exc.strerror or exc})") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise OutputError(
+            f"{path}: is a symbolic link (to {os.readlink(path)}); outputs are never written through a link, "
+            "which would replace the link itself: name the file it points to, or remove the link"
+        )
+    if not stat.S_ISREG(info.st_mode):
+        what = _NOT_REGULAR.get(stat.S_IFMT(info.st_mode), "not a regular file")
+        raise OutputError(f"{path}: is {what}, not a regular file; an output replaces only a regular file")
+    for source in inputs:
+        if source is None:
+            continue
+        try:
+            same = os.path.samefile(path, source)
+        except OSError:  # an input that does not exist (yet) cannot be the output
+            continue
+        if same:
+            raise OutputError(
+                f"{path}: is also an input of this command ({source}); writing it would destroy what is read: "
+                "write to another file"
+            )
 
 
 def check_regular(path: Path, limit_bytes: int, what: str = "file") -> int:
@@ -95,9 +145,11 @@ def replace_synced(source: Path, target: Path) -> None:
 
 
 @contextlib.contextmanager
-def open_atomic(path: Path, mode: str = "wb", **kwargs) -> Iterator[IO]:
+def open_atomic(path: Path, mode: str = "wb", inputs: Iterable[Path | None] = (), **kwargs) -> Iterator[IO]:
     """Open a temporary file beside `path` for writing; on a clean exit it replaces `path` (keeping its mode),
-    on an error it is removed, so readers never see half a file."""
+    on an error it is removed, so readers never see half a file. OutputError (check_output) before anything is
+    written when `path` is not a regular file or is one of `inputs`."""
+    check_output(path, inputs)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -112,7 +164,7 @@ def open_atomic(path: Path, mode: str = "wb", **kwargs) -> Iterator[IO]:
         raise
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` atomically."""
-    with open_atomic(path) as fh:
+def write_atomic(path: Path, data: bytes, inputs: Iterable[Path | None] = ()) -> None:
+    """Write `data` to `path` atomically (check_output first)."""
+    with open_atomic(path, inputs=inputs) as fh:
         fh.write(data)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from kalkulator.catalog import Catalog, Table
 from kalkulator.expr import Value
+from kalkulator.files import open_atomic
 from kalkulator.graph import Graph
 from kalkulator.paths import CALIBRATION_DIR, CATALOG_DIR
 from kalkulator.scenario import resolve
@@ -538,7 +539,7 @@ def reference_rows(catalog: Catalog, folder: Path = CALIBRATION_DIR) -> list[dic
 def write_reference_csv(catalog: Catalog, path: Path = CATALOG_DIR / "measurements.csv") -> int:
     """Regenerate assumptions/measurements.csv from the calibration files; returns the number of rows."""
     rows = reference_rows(catalog)
-    with open(path, "w", newline="", encoding="utf-8") as fh:
+    with open_atomic(path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=REFERENCE_FIELDS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)

@@ -8,6 +8,7 @@ engine, GPU count and workload can be chosen. Output is deterministic, so the sa
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from kalkulator.simulate import (
     load_sample,
     tokenize,
 )
-from kalkulator.staging import write_output
+from kalkulator.staging import check_outputs, write_output
 
 # What a person chooses, as (URL-fragment key, quantity); blank numbers mean "from the workload preset".
 PICKS = (
@@ -166,13 +167,18 @@ def render(catalog: Catalog | None = None, notes: list[str] | None = None) -> st
     return template.replace(_PLACEHOLDERS[0], text).replace(_PLACEHOLDERS[1], code)
 
 
-def write_preview(path: Path, catalog: Catalog | None = None, notes: list[str] | None = None) -> int:
+def write_preview(
+    path: Path, catalog: Catalog | None = None, notes: list[str] | None = None, inputs: Iterable[Path | None] = ()
+) -> int:
     """Write the page atomically (kalkulator.staging.write_output); returns its size in bytes.
 
-    Raises ScenarioError for a catalog the page cannot use, OutputError for a path it cannot write.
+    Raises ScenarioError for a catalog the page cannot use, OutputError for a path it cannot or must not write
+    (checked before the page is made; `inputs` are the files it was made from).
     """
+    inputs = tuple(inputs)
+    check_outputs(path.parent, (path.name,), inputs)
     data = render(catalog, notes).encode("utf-8")
-    done = write_output(path, data)
+    done = write_output(path, data, inputs)
     if notes is not None:
         notes.extend(done)
     return len(data)

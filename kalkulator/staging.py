@@ -8,8 +8,9 @@ not ours, a process working in the folder: folder_swap.obstacle) the files are s
 a hidden staging folder inside the output folder gets every file, then a `.complete` list, then the files are
 renamed over the old ones. A kill before the list exists leaves the old files; one between the renames leaves
 the list, and the next run finishes the renames, unless a newer build has swapped its files in since (then the
-old staging is removed, never rolled forward). An output name taken by a folder is an error before anything is
-written. A symlinked output folder is followed: its target is replaced, the link stays.
+old staging is removed, never rolled forward). An output name taken by anything but a regular file (a folder,
+device, pipe, socket or symbolic link: kalkulator.files.check_output), or naming one of the command's inputs, is
+an error before anything is written. A symlinked output folder is followed: its target is replaced, the link stays.
 Each staging folder is locked (flock) while its process lives, so a later run can tell a leftover from a
 folder another process is still writing, and removes only leftovers.
 """
@@ -21,11 +22,11 @@ import os
 import secrets
 import shutil
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from kalkulator import folder_swap
-from kalkulator.files import mode_of, sync_folder, write_atomic, write_synced
+from kalkulator.files import OutputError, check_output, mode_of, sync_folder, write_atomic, write_synced
 
 try:
     import fcntl
@@ -35,10 +36,6 @@ except ImportError:  # Windows: no flock; a staging folder older than STALE_S co
 STAGING = ".kalkulator-staging-"  # a staging folder inside the output folder
 COMPLETE = ".complete"  # written last into a staging folder: its files are whole; the names to move, one a line
 STALE_S = 3600.0
-
-
-class OutputError(ValueError):
-    """An output folder or file cannot be written; the message names it."""
 
 
 def _why(exc: OSError) -> str:
@@ -224,6 +221,15 @@ def check_writable(out_dir: Path) -> None:
         raise OutputError(f"{out_dir}: cannot write there ({above} is not writable)")
 
 
+def check_outputs(out_dir: Path, names: Iterable[str], inputs: Iterable[Path | None] = ()) -> None:
+    """Raise OutputError naming the first output of out_dir that must not be written (kalkulator.files.check_output:
+    a folder, device, pipe, socket or symbolic link in its place, or one of the command's `inputs`)."""
+    check_writable(out_dir)
+    inputs = tuple(inputs)
+    for name in names:
+        check_output(out_dir / name, inputs)
+
+
 def _exchange_in(out_dir: Path, files: Mapping[str, bytes]) -> str | None:
     """Replace the existing folder out_dir by a copy holding `files` and its other entries, in one exchange.
 
@@ -272,17 +278,14 @@ def _rename_in(out_dir: Path, files: Mapping[str, bytes]) -> None:
             (stage / COMPLETE).unlink()
 
 
-def write_outputs(out_dir: Path, files: Mapping[str, bytes]) -> list[str]:
+def write_outputs(out_dir: Path, files: Mapping[str, bytes], inputs: Iterable[Path | None] = ()) -> list[str]:
     """Write `files` (name → bytes) into out_dir as one set; return what clean() did first, and a note when the
     set had to be swapped in file by file.
 
-    Raises OutputError naming the folder when it cannot be created or written; nothing is changed then.
+    Raises OutputError naming the folder when it cannot be created or written, or the file when it must not be
+    replaced (check_outputs); nothing is changed then.
     """
-    check_writable(out_dir)
-    for name in files:  # anything in the way is found before a single file is written or renamed
-        target = out_dir / name
-        if target.exists() and not target.is_file():
-            raise OutputError(f"{target}: is a folder or another non-file where an output goes; move it away")
+    check_outputs(out_dir, files, inputs)  # anything in the way is found before a single file is written or renamed
     shown, out_dir = out_dir, Path(os.path.realpath(out_dir))  # a symlinked folder: its target is replaced
     try:
         done = clean(out_dir, tuple(files))
@@ -311,15 +314,14 @@ def write_outputs(out_dir: Path, files: Mapping[str, bytes]) -> list[str]:
         raise OutputError(f"{shown}: cannot write there ({_why(exc)})") from None
 
 
-def write_output(path: Path, data: bytes) -> list[str]:
+def write_output(path: Path, data: bytes, inputs: Iterable[Path | None] = ()) -> list[str]:
     """Write one output file whole (kalkulator.files.write_atomic); return what clean() did first.
 
     A single file needs no set: one rename puts it in place, so the folder around it is never exchanged.
-    Raises OutputError naming the file when it cannot be written; nothing is changed then.
+    Raises OutputError naming the file when it cannot or must not be written (check_outputs); nothing is changed
+    then.
     """
-    check_writable(path.parent)
-    if path.exists() and not path.is_file():
-        raise OutputError(f"{path}: is a folder or another non-file where an output goes; move it away")
+    check_outputs(path.parent, (path.name,), inputs)
     try:
         done = clean(path.parent, (path.name,))
         write_atomic(path, data)

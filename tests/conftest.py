@@ -24,6 +24,21 @@ if os.environ.get("CI") == "true":
     settings.load_profile("ci")
 
 
+# https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json (the fields the importer reads)
+LLAMA_3_8B = {
+    "architectures": ["LlamaForCausalLM"],
+    "attention_bias": False,
+    "hidden_size": 4096,
+    "intermediate_size": 14336,
+    "max_position_embeddings": 8192,
+    "num_attention_heads": 32,
+    "num_hidden_layers": 32,
+    "num_key_value_heads": 8,
+    "tie_word_embeddings": False,
+    "vocab_size": 128256,
+}
+
+
 @pytest.fixture(scope="session")
 def catalog():
     return load_catalog()

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import LLAMA_3_8B
 
 from kalkulator.catalog import CatalogError, load_catalog
 from kalkulator.cli import main
@@ -373,19 +374,6 @@ def test_out_in_a_read_only_folder(tmp_path):
 
 # --- config.json with absurd numbers --------------------------------------------------------------------------
 
-# https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json (the fields the importer reads)
-LLAMA_3_8B = {
-    "architectures": ["LlamaForCausalLM"],
-    "attention_bias": False,
-    "hidden_size": 4096,
-    "intermediate_size": 14336,
-    "max_position_embeddings": 8192,
-    "num_attention_heads": 32,
-    "num_hidden_layers": 32,
-    "num_key_value_heads": 8,
-    "tie_word_embeddings": False,
-    "vocab_size": 128256,
-}
 
 ABSURD = {
     "1e300 layers": ({"num_hidden_layers": 1e300}, "num_hidden_layers: about 1e300 is more than any model has"),

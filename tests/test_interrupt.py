@@ -596,6 +596,6 @@ def test_a_folder_in_place_of_an_output_fails_before_anything_changes(tmp_path):
     out = _old_folder(tmp_path)
     (out / "b.txt").unlink()
     (out / "b.txt").mkdir()
-    with pytest.raises(OutputError, match=r"b.txt: is a folder or another non-file where an output goes"):
+    with pytest.raises(OutputError, match=r"b.txt: is a folder, not a regular file"):
         write_outputs(out, NEW)
     assert (out / "a.txt").read_bytes() == OLD["a.txt"] and hidden(out) == []

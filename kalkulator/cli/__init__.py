@@ -7,8 +7,12 @@ for SciPy, pandas or the workbook writer that other commands need.
 from __future__ import annotations
 
 import importlib
+import sys
+from typing import Any
 
 import click
+
+from kalkulator.textout import escape_unencodable
 
 COMMANDS = {  # name → "module:attribute"
     "build": "kalkulator.cli.build:build_cmd",
@@ -26,6 +30,11 @@ COMMANDS = {  # name → "module:attribute"
 
 
 class LazyGroup(click.Group):
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command line; first, output the terminal's encoding cannot hold is escaped, never a crash."""
+        escape_unencodable(sys.stdout, sys.stderr)
+        return super().main(*args, **kwargs)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 

@@ -14,13 +14,13 @@ import click
 
 from kalkulator import forked
 from kalkulator.build import LANGS, build, lay_out, verification_passes, workbook_name
-from kalkulator.catalog import Catalog
+from kalkulator.catalog import Catalog, catalog_files
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail
 from kalkulator.files import MB, FileReadError, check_regular
 from kalkulator.paths import default_out_dir
 from kalkulator.preview import render as render_preview
 from kalkulator.scenario import ScenarioError
-from kalkulator.staging import OutputError, check_writable, leftovers, write_outputs
+from kalkulator.staging import OutputError, check_outputs, leftovers, write_outputs
 from kalkulator.workbook.plan import load_plan
 
 
@@ -97,12 +97,14 @@ def build_cmd(lang: str, out_dir: Path, check: bool, catalog_dir: Path | None) -
     the previous set; the next build removes (or finishes) what a killed one left.
     """
     catalog = load_catalog_or_fail(catalog_dir)
+    langs = LANGS if lang == "all" else (lang,)
+    names = [workbook_name(code) for code in langs] + (["preview.html"] if lang == "all" else [])
+    inputs = catalog_files(catalog_dir)
     if not check:
         try:
-            check_writable(out_dir)  # fail before the work, not after it
+            check_outputs(out_dir, names, inputs)  # fail before the work, not after it
         except OutputError as exc:
             fail(f"--out: {exc}")
-    langs = LANGS if lang == "all" else (lang,)
     started = time.perf_counter()
     notes = _missing_defaults(catalog)
     outputs: dict[str, bytes] = {}
@@ -143,7 +145,7 @@ def build_cmd(lang: str, out_dir: Path, check: bool, catalog_dir: Path | None) -
         click.echo(f"up to date: {', '.join(str(out_dir / n) for n in outputs)}")
     else:
         try:
-            done = write_outputs(out_dir, outputs)
+            done = write_outputs(out_dir, outputs, inputs)
         except OutputError as exc:
             fail(f"--out: {exc}")
         for line in done:

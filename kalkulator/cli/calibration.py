@@ -28,7 +28,7 @@ from kalkulator.calibration import (
 )
 from kalkulator.catalog import ENGINE, SPEED, Catalog, CatalogError, load_table
 from kalkulator.cli.common import fail, load_catalog_or_fail
-from kalkulator.files import write_atomic
+from kalkulator.files import OutputError, check_output, write_atomic
 from kalkulator.paths import CATALOG_DIR
 from kalkulator.serving_calibration import ENGINE as SERVING_ENGINE
 from kalkulator.serving_calibration import (
@@ -193,6 +193,13 @@ def calibrate_cmd(
 ) -> None:
     """Fit the speed parameters (shipped data, or `llama-bench -o csv|json` output) into speed_params.csv."""
     catalog = load_catalog_or_fail(catalog_dir)
+    if not dry_run:  # before the fits: the catalog files rewritten must be regular files, none of them the input
+        written = [catalog_dir / SPEED.file] + ([catalog_dir / ENGINE.file] if measurements is None else [])
+        try:
+            for path in written:
+                check_output(path, (measurements,))
+        except OutputError as exc:
+            fail(f"--catalog: {exc}")
     try:
         if measurements is None:
             data, origin, min_devices = load_shipped(catalog), "data kalibrasi (measured_*.csv)", 3

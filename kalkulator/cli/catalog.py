@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
@@ -13,6 +12,7 @@ from kalkulator.catalog import SCHEMAS
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail
 from kalkulator.paths import CATALOG_DIR
 from kalkulator.quantities import QUANTITIES
+from kalkulator.textout import json_text
 from kalkulator.workbook.blocks.catalog import decimals_of
 
 # What `list` shows of each catalog: the table and its key columns (the name comes first).
@@ -60,7 +60,7 @@ def names_lines(lang: str, as_json: bool = False) -> list[str]:
         kind = "input" if q.is_input else ("formula, settable" if q.overridable else "formula")
         unit = q.unit.label_in(lang)
         if as_json:
-            lines.append(json.dumps({"name": q.name, "unit": unit, "kind": kind, "label": q.label(lang)}))
+            lines.append(json_text({"name": q.name, "unit": unit, "kind": kind, "label": q.label(lang)}))
         else:
             lines.append(f"{q.name:<43} {unit:<19} {kind:<17} {q.label(lang)}".rstrip())
     return lines
@@ -83,7 +83,7 @@ def list_cmd(what: str, as_json: bool, lang: str, catalog_dir: Path | None) -> N
     rows = [{f: rec[f] for f in fields} for rec in table.rows]
     if as_json:
         for row in rows:
-            click.echo(json.dumps(row, ensure_ascii=False))
+            click.echo(json_text(row, ensure_ascii=False))
         return
     places = {f: min(4, max((decimals_of(r[f]) for r in rows if isinstance(r[f], float)), default=0)) for f in fields}
     cells = [[table.schema.header(f, lang) for f in fields], *([_shown(r[f], places[f]) for f in fields] for r in rows)]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -10,17 +9,19 @@ from pathlib import Path
 import click
 
 from kalkulator.batch import check_scenarios, write_batch
+from kalkulator.catalog import catalog_files
 from kalkulator.cli.catalog import LANG_OPTION
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail, parse_sets
 from kalkulator.cli.model import model_settings
 from kalkulator.expr import Value
-from kalkulator.files import open_atomic
+from kalkulator.files import OutputError, check_output, open_atomic
 from kalkulator.graph import Graph
 from kalkulator.importers import ModelFileError
 from kalkulator.measurements import near_scenario, text_block
 from kalkulator.quantities import QUANTITIES
 from kalkulator.quantities.base import BOOLEAN_FORMAT
 from kalkulator.scenario import ScenarioError, check_inputs, outputs, resolve
+from kalkulator.textout import json_text
 from kalkulator.workbook.blocks.quantities import Quantities
 from kalkulator.workbook.blocks.sensitivity import SensitivityBlock
 from kalkulator.workbook.plan import load_plan
@@ -185,6 +186,9 @@ def hitung(
         base.update(parse_sets(graph, sets))  # --set still overrides anything derived from a file
         if out_path is not None and scenarios is None:
             raise ScenarioError("--out: only with --scenarios (a batch); one scenario prints to the terminal")
+        inputs = (scenarios, config_path, gguf_path, *catalog_files(catalog_dir))
+        if out_path is not None:
+            check_output(out_path, inputs)  # before the work; open_atomic checks again just before writing
         if scenarios is None:
             notes: list[str] = []
             settings = resolve(graph, catalog, base, notes=notes)
@@ -198,7 +202,7 @@ def hitung(
             if what_if:
                 extra["what_if"] = what_if_rows(graph, scenario, columns)
             if as_json:
-                click.echo(json.dumps({**values, **extra}, ensure_ascii=False, indent=2))
+                click.echo(json_text({**values, **extra}, ensure_ascii=False, indent=2))
             else:
                 after = text_block(found)
                 if what_if:
@@ -210,12 +214,14 @@ def hitung(
             raise ScenarioError("--what-if: one scenario at a time, not with --scenarios")
         check_scenarios(graph, catalog, scenarios, base)  # every row checked before anything is written
         if out_path is not None:
-            with open_atomic(out_path, "w", encoding="utf-8", newline="") as fh:
+            with open_atomic(out_path, "w", inputs, encoding="utf-8", newline="") as fh:
                 write_batch(graph, catalog, scenarios, base, fh, as_json)
         else:
             write_batch(graph, catalog, scenarios, base, sys.stdout, as_json)
     except (ScenarioError, ModelFileError) as exc:
         fail(str(exc))
+    except OutputError as exc:
+        fail(f"--out: {exc}")
     except OSError as exc:
         fail(f"--out {out_path}: cannot write ({exc.strerror or exc})")
 

@@ -13,16 +13,17 @@ import csv
 import datetime as dt
 import io
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 import click
 
 from kalkulator.catalog import MODEL, CatalogError, check_name, load_table
 from kalkulator.cli.common import fail
-from kalkulator.files import mode_of, replace_synced, write_synced
+from kalkulator.files import OutputError, check_output, mode_of, replace_synced, write_synced
 from kalkulator.importers import ROW_COLUMNS, DerivedModel, ModelFileError
 from kalkulator.paths import CATALOG_DIR
-from kalkulator.staging import OutputError, remove_leftovers, staging_folder
+from kalkulator.staging import remove_leftovers, staging_folder
 
 _WORK_PREFIX = ".model-add-"  # the folder where the new models.csv is validated before it replaces the old one
 
@@ -56,9 +57,13 @@ def _csv_line(row: dict[str, str], newline: str) -> str:
     return buf.getvalue()
 
 
-def append_row(folder: Path, row: dict[str, str], dry_run: bool = False) -> Path:
-    """Append one row to folder/models.csv atomically after validating the result; return the file's path."""
+def append_row(folder: Path, row: dict[str, str], dry_run: bool = False, inputs: Iterable[Path | None] = ()) -> Path:
+    """Append one row to folder/models.csv atomically after validating the result; return the file's path.
+
+    OutputError (kalkulator.files.check_output) when models.csv is not a regular file or is one of `inputs`.
+    """
     path = folder / MODEL.file
+    check_output(path, inputs)  # before reading it: a pipe would hang the read, a link be replaced
     try:
         original = path.read_bytes()
         text = original.decode("utf-8")
@@ -122,11 +127,14 @@ def add(config: Path | None, gguf: Path | None, name: str | None, catalog_dir: P
         row = derived.row(dt.date.today().isoformat())
         click.echo(derived.describe())
         click.echo("row: " + _csv_line(row, "\n"), nl=False)
-        path = append_row(catalog_dir, row, dry_run)
+        path = append_row(catalog_dir, row, dry_run, (config, gguf))
     except CatalogError as exc:
         fail("\n".join(exc.messages))
         return
-    except (ModelFileError, OutputError) as exc:
+    except OutputError as exc:
+        fail(f"--catalog: {exc}")
+        return
+    except ModelFileError as exc:
         fail(str(exc))
         return
     if dry_run:

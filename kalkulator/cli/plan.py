@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections import Counter
 
 import click
@@ -33,6 +32,7 @@ from kalkulator.plan import (
 )
 from kalkulator.quantities import QUANTITIES
 from kalkulator.scenario import ScenarioError
+from kalkulator.textout import json_text
 
 COLUMNS = (
     ("mode", "mode", "{}"),
@@ -205,7 +205,7 @@ def plan_cmd(
             "apis_priced": plan.apis_priced,
             "unmeasured": unmeasured,
         }
-        click.echo(json.dumps({"options": out, **counts}, ensure_ascii=False, indent=2))
+        click.echo(json_text({"options": out, **counts}, ensure_ascii=False, indent=2))
         return
     if as_csv:
         buf = io.StringIO()

@@ -160,13 +160,14 @@ def simulate(
 @CATALOG_OPTION
 def preview(out_path: Path, catalog_dir: Path | None) -> None:
     """Write an offline HTML page that streams 1–4 configurations side by side at their predicted speeds."""
+    from kalkulator.catalog import catalog_files
     from kalkulator.preview import write_preview
     from kalkulator.staging import OutputError
 
     catalog = load_catalog_or_fail(catalog_dir)
     notes: list[str] = []
     try:
-        size = write_preview(out_path, catalog, notes)
+        size = write_preview(out_path, catalog, notes, catalog_files(catalog_dir))
     except ScenarioError as exc:
         fail(str(exc))
         return
