@@ -172,6 +172,7 @@ class Option:
     marketplace: bool = False  # a cloud offer of third-party hosts (peer to peer)
     evidence: str = ""  # engine-support evidence of the engine, format and GPU architecture
     staff_fte: float = 0.0  # engineers (full-time equivalents) the owned fleet needs
+    gpus_bought: float = 0.0  # GPUs bought (whole boards or servers where sold so); 0 when rented
     launch: str = ""  # the engine's command for one replica, with the flags the numbers assume
     energy_j_per_output_token: float | None = None  # facility energy per generated token at the planned load
     co2_kg_per_month: float = 0.0  # the owned fleet's emissions at the grid's factor (0 for cloud and APIs)
@@ -206,6 +207,7 @@ class Option:
             "marketplace": self.marketplace,
             "evidence": self.evidence,
             "staff_fte": self.staff_fte,
+            "gpus_bought": self.gpus_bought,
             "launch": self.launch,
             "energy_j_per_output_token": self.energy_j_per_output_token,
             "co2_kg_per_month": self.co2_kg_per_month,
@@ -455,6 +457,9 @@ def search(
                 marketplace=not owned and kinds.get(offer) == "marketplace",
                 evidence=str(r["engine_evidence_text"]),
                 staff_fte=float(r["staff_fte_ratio"]) * share if owned else 0.0,
+                gpus_bought=(float(r["hybrid_base_gpus"]) if mode == "hybrid" else float(r["bought_gpus"]))
+                if owned
+                else 0.0,
                 launch=launch,
                 energy_j_per_output_token=float(r["energy_j_per_output_token"]) * share if owned else None,
                 co2_kg_per_month=float(r["co2_kg_per_month"]) * share if owned else 0.0,
@@ -507,7 +512,7 @@ def _outside(o: Option, r: Mapping[str, Value], limits: Constraints, api_regions
         return "capex above --max-capex"
     if limits.max_power_kw is not None and o.power_kw > limits.max_power_kw:
         return "facility power above --max-power-kw"
-    gpus = float(r["bought_gpus"]) if o.mode in ("buy", "colocation") else o.gpus_needed  # boards come whole
+    gpus = o.gpus_bought or o.gpus_needed  # bought (boards come whole), else rented
     if limits.max_gpus is not None and gpus > limits.max_gpus:
         return "GPUs above --max-gpus"
     return None

@@ -136,7 +136,7 @@ def _what(o: Option, lang: str) -> str:
     """An option in words ("buy 18× RTX PRO 6000 … (1 per replica, Q4_K_M on llama.cpp; 3 server(s) as server rak)")."""
     w, s = WORDS[lang], o.settings
     fields = {
-        "gpus": number(o.gpus_needed, 0, lang),
+        "gpus": number(o.gpus_bought or o.gpus_needed, 0, lang),
         "gpu": s.get("gpu_name", ""),
         "n": number(float(s.get("n_gpus", 0) or 0), 0, lang),
         "quant": s.get("quant_name", ""),
