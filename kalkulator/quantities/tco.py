@@ -92,7 +92,10 @@ QUANTITIES = (
         "market at the end of the horizon, as a share of its price (0.9 × 0.7^(1/12) ≈ 0.87 after a month, "
         "0.9 × 0.7³ ≈ 0.31 after 3 years). Type a dealer's buy-back quote to use it instead.",
         RESALE_ASSUMPTION,
-        expr=R("resale_new_frac") * R("resale_kept_per_year_frac") ** R("horizon_years"),
+        # the exponent stops at 100 years (0.7^100 ≈ 3e-16): a spreadsheet's POWER underflows to #NUM! beyond
+        expr=R("resale_new_frac")
+        * R("resale_kept_per_year_frac")
+        ** IF(R("horizon_years") > 100, 100, R("horizon_years")),  # IF, not MIN: MIN skips a blank cell
         overridable=True,
         doc_id=(
             "Harga bekas hampir baru × nilai yang bertahan per tahun ^ tahun horizon: harga hardware di "
