@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import shutil
 from pathlib import Path
@@ -334,3 +335,65 @@ def test_random_in_domain_inputs_show_no_impossible_answer(seed, graph, catalog)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_in_domain_inputs_show_no_impossible_answer_larger_run(seed, graph, catalog):
     _shown_answers_hold(graph, catalog, random.Random(seed))
+
+
+# --- 4. calibrate reads llama-bench output within bounds, checked like a catalog -----------------------------------
+
+BENCH_HEADER = "model_size,model_n_params,n_prompt,n_gen,avg_ts,model_type\n"
+GOOD_ROW = "4920000000,8030000000,0,128,120,llama 8B Q4_K_M\n"
+
+
+def _calibrate(path: Path, folder: Path):
+    args = ["calibrate", str(path), "--gpu", "RTX 4090 24GB", "--model", "Llama-3.1-8B", "--catalog", str(folder)]
+    return run(*args)
+
+
+@pytest.fixture
+def catalog_copy(tmp_path) -> Path:
+    folder = tmp_path / "assumptions"
+    shutil.copytree(CATALOG_DIR, folder)
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "words"),
+    [
+        ("fast.csv", BENCH_HEADER + GOOD_ROW.replace(",120,", ",fast,"), "fast.csv:2:avg_ts: 'fast' is not a number"),
+        ("x.csv", BENCH_HEADER + GOOD_ROW + GOOD_ROW.replace(",128,", ",x,"), "x.csv:3:n_gen: 'x' is not a number"),
+        ("half.csv", BENCH_HEADER + GOOD_ROW.replace(",128,", ",1.5,"), "half.csv:2:n_gen: 1.5 is not a whole"),
+        ("nan.csv", BENCH_HEADER + GOOD_ROW.replace(",120,", ",nan,"), "nan.csv:2:avg_ts: nan is not a finite number"),
+        ("zero.csv", BENCH_HEADER + GOOD_ROW.replace(",120,", ",0,"), "zero.csv:2:avg_ts: 0 must be above 0"),
+        ("neg.csv", BENCH_HEADER + GOOD_ROW.replace(",120,", ",-3,"), "neg.csv:2:avg_ts: -3 must be above 0"),
+        ("list.json", '[{"model_size": 1, "model_n_params": 1, "n_prompt": 0, "n_gen": 128, "avg_ts": [1, 2]}]',
+         "list.json:1:avg_ts: [1, 2] is not a number"),
+        ("nan.json", '[{"model_size": 1, "model_n_params": 1, "n_prompt": 0, "n_gen": 128, "avg_ts": NaN}]',
+         "NaN is not a measurement"),
+        ("deep.json", "[" * 100_000 + "]" * 100_000, "deep.json: JSON nested too deeply to be llama-bench output"),
+        ("flat.json", "[1, 2]", "expected a JSON object or a list of objects"),
+    ],
+)  # fmt: skip
+def test_calibrate_refuses_bad_llama_bench_rows_naming_file_row_and_field(name, text, words, tmp_path, catalog_copy):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    before = (catalog_copy / "speed_params.csv").read_bytes()
+    result = _calibrate(path, catalog_copy)
+    assert_refused(result, words)
+    assert (catalog_copy / "speed_params.csv").read_bytes() == before
+
+
+def test_calibrate_refuses_a_fifo_without_waiting(tmp_path, catalog_copy):
+    fifo = tmp_path / "bench.json"
+    os.mkfifo(fifo)  # nothing ever writes to it: a read would hang
+    assert_refused(_calibrate(fifo, catalog_copy), "not a regular file (a device, pipe or socket)")
+
+
+def test_calibrate_refuses_an_endless_file_by_size(tmp_path, catalog_copy, monkeypatch):
+    """A file above the bound (the stand-in for /dev/zero's endless bytes: a sparse file in tmp_path) is refused by
+    its size before it is read."""
+    import kalkulator.calibration as calibration
+
+    monkeypatch.setattr(calibration, "BENCH_LIMIT_BYTES", 1_000)
+    big = tmp_path / "bench.csv"
+    with open(big, "wb") as fh:
+        fh.truncate(1_001)
+    assert_refused(_calibrate(big, catalog_copy), "is larger than a llama-bench output can be here")
