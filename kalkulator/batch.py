@@ -16,7 +16,7 @@ from kalkulator.catalog import FORMULA_START, Catalog, CsvFileError, iter_record
 from kalkulator.expr import Value, XlError
 from kalkulator.graph import Graph
 from kalkulator.quantities.base import NO_CHOICE
-from kalkulator.scenario import ScenarioError, parse_value, resolve
+from kalkulator.scenario import INPUT_CHECK, ScenarioError, check_inputs, parse_value, resolve
 from kalkulator.textout import json_text
 
 CHUNK_ROWS = 2048  # scenarios evaluated together: large enough for numpy to pay, small enough to stay flat
@@ -85,8 +85,17 @@ def scenario_rows(
 
 
 def check_scenarios(graph: Graph, catalog: Catalog, path: Path, base: Mapping[str, Value]) -> int:
-    """The number of scenario rows, after every row was parsed and resolved (the pass that writes nothing)."""
-    return sum(1 for _ in scenario_rows(graph, catalog, path, base))
+    """The number of scenario rows, after every row was parsed, resolved and checked by the rules `--set` obeys
+    (domains, the cross-field and architecture checks of `input_check_text`): the pass that writes nothing."""
+    columns = catalog.columns()
+    total = 0
+    for chunk in _chunks(graph, catalog, path, base, with_lines=True):
+        lines = [line for line, _ in chunk]
+        values = evaluate_many(graph, [s for _, s in chunk], columns, names=(INPUT_CHECK,))
+        for line, value in zip(lines, items_of(values[INPUT_CHECK], len(chunk)), strict=True):
+            check_inputs({INPUT_CHECK: _public(value)}, f"{path}:{line}: ")
+        total += len(chunk)
+    return total
 
 
 def public_names(graph: Graph) -> list[str]:
@@ -94,15 +103,23 @@ def public_names(graph: Graph) -> list[str]:
     return [n for n in graph.quantities if not n.endswith("_row")]
 
 
-def _chunks(graph: Graph, catalog: Catalog, path: Path, base: Mapping[str, Value]) -> Iterator[list[dict]]:
-    chunk: list[dict] = []
-    for _, settings in scenario_rows(graph, catalog, path, base):
-        chunk.append(settings)
+def _chunks(
+    graph: Graph, catalog: Catalog, path: Path, base: Mapping[str, Value], with_lines: bool = False
+) -> Iterator[list]:
+    """The resolved rows of `path`, CHUNK_ROWS at a time (each a (line, settings) pair when `with_lines`)."""
+    chunk: list = []
+    for line, settings in scenario_rows(graph, catalog, path, base):
+        chunk.append((line, settings) if with_lines else settings)
         if len(chunk) == CHUNK_ROWS:
             yield chunk
             chunk = []
     if chunk:
         yield chunk
+
+
+def items_of(v, n: int) -> list:
+    """An `evaluate_many` result as a list of n values (a uniform scalar repeated)."""
+    return v.tolist() if is_array(v) else [v] * n
 
 
 def _public(v: Value) -> Value:
@@ -134,7 +151,7 @@ def write_batch(
         cols = []
         for name in names:
             v = values[name]
-            items = v.tolist() if is_array(v) else [v] * n
+            items = items_of(v, n)
             if not is_array(v) or v.dtype == object:
                 items = [_public(x) for x in items]
                 if writer is not None:

@@ -12,7 +12,9 @@ CUDA). The formulas are the engine's own (quantities/speed.py), evaluated over t
 
 from __future__ import annotations
 
+import io
 import json
+import math
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -22,6 +24,7 @@ import pandas as pd
 
 from kalkulator import engine_rows
 from kalkulator.catalog import Catalog
+from kalkulator.files import MB, FileReadError, read_bounded
 from kalkulator.measurements import SPLIT_MODES
 from kalkulator.paths import CALIBRATION_DIR
 
@@ -284,23 +287,86 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
     return out
 
 
+BENCH_LIMIT_BYTES = 64 * MB  # llama-bench output is a few kB per run
+# The llama-bench fields read, and what each must be: (whole number?, lowest value, lowest is excluded)
+BENCH_FIELDS = {
+    "model_size": (False, 0.0, True),
+    "model_n_params": (False, 0.0, True),
+    "n_prompt": (True, 0.0, False),
+    "n_gen": (True, 0.0, False),
+    "avg_ts": (False, 0.0, True),
+}
+
+
+def _json_constant(word: str) -> float:
+    raise ValueError(f"{word} is not a measurement")
+
+
+def read_bench_rows(path: Path) -> pd.DataFrame:
+    """The rows of a `llama-bench -o csv|json` file, read within bounds (a regular file of at most
+    BENCH_LIMIT_BYTES, JSON not nested past Python's limit) and checked like a catalog: every needed field a finite
+    number in its range, else a CalibrationError naming file:row:field (row: the CSV line, or the JSON record)."""
+    try:
+        text = read_bounded(path, BENCH_LIMIT_BYTES, "llama-bench output").decode("utf-8")
+    except FileReadError as exc:
+        raise CalibrationError(str(exc)) from None
+    except UnicodeDecodeError:
+        raise CalibrationError(f"{path}: not UTF-8 text (is this llama-bench output?)") from None
+    first_row = 1
+    try:
+        if path.suffix.lower() == ".json":
+            records = json.loads(text, parse_constant=_json_constant)
+            records = records if isinstance(records, list) else [records]
+            if not all(isinstance(r, dict) for r in records):
+                raise ValueError("expected a JSON object or a list of objects, one per run")
+            raw = pd.DataFrame(records)
+        else:
+            raw, first_row = pd.read_csv(io.StringIO(text)), 2
+    except RecursionError:
+        raise CalibrationError(f"{path}: JSON nested too deeply to be llama-bench output") from None
+    except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        raise CalibrationError(f"{path}: not llama-bench CSV or JSON ({exc})") from None
+    missing = [c for c in BENCH_FIELDS if c not in raw.columns]
+    if missing:
+        raise CalibrationError(f"{path}: missing llama-bench field(s) {', '.join(missing)}")
+    if raw.empty:
+        raise CalibrationError(f"{path}: no llama-bench rows")
+    errors = []
+    for i, record in enumerate(raw[list(BENCH_FIELDS)].to_dict("records")):
+        for name, (whole, low, above) in BENCH_FIELDS.items():
+            problem = _bench_problem(record[name], whole, low, above)
+            if problem:
+                errors.append(f"{path}:{first_row + i}:{name}: {record[name]!r} {problem}")
+    if errors:
+        raise CalibrationError("\n".join(errors[:20]) + (f"\n… {len(errors) - 20} more" if len(errors) > 20 else ""))
+    for name in BENCH_FIELDS:
+        raw[name] = [float(v) for v in raw[name]]
+    return raw
+
+
+def _bench_problem(value: object, whole: bool, low: float, above: bool) -> str | None:
+    """Why one llama-bench field is not a measurement (None when it is one)."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return "is not a number"
+    try:
+        number = float(value)
+    except ValueError:
+        return "is not a number"
+    if not math.isfinite(number):
+        return "is not a finite number"
+    if whole and not number.is_integer():
+        return "is not a whole number"
+    if number < low or (above and number == low):
+        return f"must be {'above' if above else 'at least'} {low:g}"
+    return None
+
+
 def load_llama_bench(path: Path, catalog: Catalog, gpu: str, model: str, era: str = CURRENT_ERA) -> pd.DataFrame:
     """Rows of `llama-bench -o csv` or `-o json` output, run on catalog GPU `gpu` with catalog model `model`."""
     gpu_row = catalog["gpu"].find(gpu)
     if gpu_row is None:
         raise CalibrationError(f"--gpu: {gpu!r} is not in the GPU catalog")
-    try:
-        if path.suffix.lower() == ".json":
-            records = json.loads(path.read_text(encoding="utf-8"))
-            raw = pd.DataFrame(records if isinstance(records, list) else [records])
-        else:
-            raw = pd.read_csv(path)
-    except (ValueError, pd.errors.ParserError) as exc:
-        raise CalibrationError(f"{path}: not llama-bench CSV or JSON ({exc})") from None
-    needed = ["model_size", "model_n_params", "n_prompt", "n_gen", "avg_ts"]
-    missing = [c for c in needed if c not in raw.columns]
-    if missing:
-        raise CalibrationError(f"{path}: missing llama-bench field(s) {', '.join(missing)}")
+    raw = read_bench_rows(path)
     depth = raw["n_depth"] if "n_depth" in raw.columns else 0
     rows = pd.DataFrame(
         {

@@ -11,6 +11,7 @@ import csv
 import datetime as dt
 import io
 import math
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -126,16 +127,40 @@ def _parse(value: str, f: Field) -> object:
     return number
 
 
+# Dashes that print like "-": folded to it when two names are compared (U+2010 hyphen … U+2015, minus sign).
+_DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d", "-"))
+
+
 def check_name(name: str) -> str | None:
-    """Why a catalog name is unusable as a dropdown item and MATCH key, or None."""
+    """Why a catalog name is unusable as a dropdown item and MATCH key (or is not printable as what it is), or None."""
     if len(name) > 40:
         return "longer than 40 characters"
+    hidden = [c for c in name if unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp")]
+    if hidden:  # newline, tab, ESC, right-to-left override, zero-width space: a name must print as what it is
+        codes = ", ".join(dict.fromkeys(f"U+{ord(c):04X} {unicodedata.name(c, 'control')}" for c in hidden))
+        return f"holds a control or format character ({codes}); names are printable text"
+    if unicodedata.normalize("NFC", name) != name:
+        return "is not NFC-normalised (a letter and a separate accent); retype it or save the file as NFC"
     if name.startswith(FORMULA_START):
         return "must not start with = + - @ or a control character"
     bad = sorted(set(name) & _NAME_FORBIDDEN)
     if bad:
         return f"must not contain {' '.join(bad)}"
     return None
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by for duplicates: spaces (no-break ones too) collapsed, case folded, fullwidth
+    and other compatibility forms and dashes (U+2010 …) folded, so names that print alike are one name."""
+    folded = unicodedata.normalize("NFKC", name).translate(_DASHES).casefold()
+    return " ".join(folded.split())
+
+
+def _alike(name: str, other: str) -> str:
+    """The words an error adds when a duplicate differs from the other only in look-alike characters."""
+    if name.lower() == other.lower():
+        return ""
+    return " (the same name once spaces, case, fullwidth letters and dashes are folded: they print alike)"
 
 
 # Byte-order marks Excel writes: "CSV UTF-8" starts with the UTF-8 mark, "Unicode Text" is UTF-16 LE.
@@ -297,7 +322,7 @@ def load_table(schema: Schema, folder: Path) -> Table:
     errors: list[str] = []
     rows: list[dict] = []
     lines: list[int] = []
-    seen: dict[str, int] = {}
+    seen: dict[str, tuple[int, str]] = {}
     for line, fields in records:
         raw = dict(zip(expected, fields, strict=True))
         row: dict = {}
@@ -311,10 +336,12 @@ def load_table(schema: Schema, folder: Path) -> Table:
         problem = check_name(row["name"])
         if problem:
             errors.append(f"{label}:{line}:name: {row['name']!r} {problem}")
-        key = row["name"].lower()
+        key = name_key(row["name"])
         if key in seen:
-            errors.append(f"{label}:{line}:name: {row['name']!r} duplicates line {seen[key]}")
-        seen[key] = line
+            other_line, other = seen[key]
+            alike = _alike(row["name"], other)
+            errors.append(f"{label}:{line}:name: {row['name']!r} duplicates line {other_line} ({other!r}){alike}")
+        seen[key] = (line, row["name"])
         for source, cited in _cited_elsewhere(schema).items():  # figures from elsewhere than the row's source
             given = [name for name in cited if row[name] not in (None, 0)]
             if given and not row[source]:

@@ -1160,6 +1160,7 @@ HOSTING = Schema(
             10_000,
             unit="kW",
             doc="kW of power the rent includes; more is billed per kWh.",
+            plausible=(0.1, 1_000, "kW included in a colocation plan (0: none)"),
         ),
         _data_region(),
         *_SOURCE,

@@ -75,3 +75,10 @@ DOMAINS: dict[str, Domain] = {
     "tokens_per_day": _pos(BIG),
     "cloud_hours_per_day": Domain(0, 24),
 }
+
+
+# The typed texts that are neither a catalog name nor a fixed word: what they must look like (a blank date would
+# silently turn the stale-price warning off).
+TEXT_FORMATS: dict[str, tuple[str, str]] = {
+    "prices_stale_before_text": (r"\d{4}-\d{2}-\d{2}", "a date YYYY-MM-DD, e.g. 2025-12-01"),
+}

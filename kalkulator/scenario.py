@@ -6,12 +6,15 @@ or model can be described by its numbers alone.
 
 from __future__ import annotations
 
+import datetime
 import difflib
+import re
 from collections.abc import Iterable, Mapping
 
 from kalkulator.catalog import SCHEMAS, Catalog
 from kalkulator.expr import Value, XlError
 from kalkulator.graph import Graph
+from kalkulator.input_domains import TEXT_FORMATS
 from kalkulator.numbers import NumberFormatError, read_number
 from kalkulator.quantities.base import NO_CHOICE, unit_key
 from kalkulator.quantities.domains import domain_of
@@ -48,6 +51,9 @@ def parse_value(graph: Graph, name: str, raw: str, where: str) -> Value:
             suggestion = closest(text, words)
             hint = f" (closest: {', '.join(suggestion)})" if suggestion else ""
             raise ScenarioError(f"{where}: {name} must be one of {', '.join(words)}, not {text!r}{hint}")
+        problem = text_problem(name, text)
+        if problem:
+            raise ScenarioError(f"{where}: {name} must be {problem}, got {raw!r}")
         return text
     if text.upper() in ("TRUE", "FALSE") and q.unit.label == "TRUE/FALSE":
         return text.upper() == "TRUE"
@@ -70,18 +76,51 @@ def parse_value(graph: Graph, name: str, raw: str, where: str) -> Value:
     return number
 
 
+def text_problem(name: str, text: str) -> str | None:
+    """What a typed text of fixed form (TEXT_FORMATS: a date) must be, when `text` is not that (else None)."""
+    if name not in TEXT_FORMATS:
+        return None
+    pattern, what = TEXT_FORMATS[name]
+    if re.fullmatch(pattern, text):
+        try:
+            datetime.date.fromisoformat(text)
+            return None
+        except ValueError:
+            pass
+    return what
+
+
 def _catalog_words(q) -> tuple[str, ...]:
     """The allowed words of a text value read from a catalog column with fixed choices (e.g. gpu_backend)."""
-    if q.catalog_column is None:
+    column_of = q.read_column or q.catalog_column
+    if column_of is None:
         return ()
-    table, column = q.catalog_column
+    table, column = column_of
     schema = next(s for s in SCHEMAS if s.key == table)
     return schema.field(column).choices
 
 
+def _check_catalog_names(graph: Graph, catalog: Catalog, settings: Mapping[str, Value], prefix: str) -> None:
+    """A typed value that replaces a lookup of a catalog's names (speed_params_name) must name one of its rows."""
+    for key, value in settings.items():
+        q = graph[key] if key in graph else None
+        if q is None or q.choices or not q.is_text or q.read_column is None or q.read_column[1] != "name":
+            continue
+        table = catalog[q.read_column[0]]
+        if isinstance(value, str) and table.find(value) is None:
+            suggestion = closest(value, table.names)
+            hint = f" Closest: {', '.join(suggestion)}." if suggestion else ""
+            raise ScenarioError(f"{prefix}{key}: {value!r} is not in the {q.read_column[0]} catalog.{hint}")
+
+
+INPUT_CHECK = "input_check_text"  # the rules every entry path applies: domains, cross-field and architecture checks
+
+
 def check_inputs(values: Mapping[str, Value], where: str) -> None:
-    """Raise when the evaluated scenario breaks a domain or cross-field rule (the workbook turns its status red)."""
-    message = values.get("input_check_text", "OK")
+    """Raise when the evaluated scenario breaks a domain, cross-field or architecture rule (the workbook turns its
+    status red): the one check after evaluation, on every path a value enters (--set, --config/--gguf, scenario rows,
+    simulate)."""
+    message = values.get(INPUT_CHECK, "OK")
     if message != "OK":
         raise ScenarioError(f"{where}{message}")
 
@@ -100,6 +139,7 @@ def resolve(
     """
     out = dict(settings)
     prefix = f"{where}: " if where else ""
+    _check_catalog_names(graph, catalog, out, prefix)
     choices = {q.name: q.choices[0] for q in graph.quantities.values() if q.choices}
     for key, table_key in choices.items():
         table = catalog[table_key]

@@ -31,7 +31,8 @@ def test_cross_field_rules_stop_set_and_csv(item, words, tmp_path):
     path = tmp_path / "in.csv"
     path.write_text(f"{name}\n{value}\n", encoding="utf-8")
     batch = run("hitung", "--scenarios", str(path), "--json")
-    assert words in batch.stdout  # a batch row carries the status instead of stopping the other rows
+    # the same rule on a scenario row (issue 37): refused with file:line, nothing written
+    assert batch.exit_code == 2 and f"{path}:2: {words}" in batch.stderr and batch.stdout == ""
 
 
 def test_an_imported_shape_with_zeros_is_refused():

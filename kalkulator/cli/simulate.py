@@ -13,7 +13,7 @@ from kalkulator.expr import Value
 from kalkulator.graph import Graph
 from kalkulator.paths import default_out_dir
 from kalkulator.quantities import QUANTITIES
-from kalkulator.scenario import ScenarioError, compute
+from kalkulator.scenario import ScenarioError, check_inputs, compute
 from kalkulator.simulate import LANGS, Playback, Screen, make_schedule, play, sample_tokens, summary, wrap_pieces
 
 
@@ -37,6 +37,29 @@ def _number(values: dict[str, Value], name: str, positive: bool) -> float:
 
 
 MAX_STREAMED_TOKENS = 100_000  # a long answer; the text is generated as it streams, never held whole
+MAX_PLAY_S = 86_400.0  # one day of wall clock: a longer stream is a slip (decode_tok_s=1e-300), never played
+# Engine checks that make the speed no answer at all: the engine does not run this GPU or format (status_text says why)
+ENGINE_FLAGS = ("engine_backend_flag", "engine_format_flag", "engine_evidence_flag", "engine_compute_capability_flag")
+
+
+class FiniteFloatRange(click.FloatRange):
+    """click.FloatRange that also refuses nan (every comparison with nan is false, so the range alone passes it)."""
+
+    name = "finite float range"
+
+    def convert(self, value, param, ctx):  # noqa: ANN001, ANN201 - click's signature
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number ({self._describe_range()})", param, ctx)
+        return number
+
+
+def playable(values: dict[str, Value], where: str = "") -> None:
+    """Refuse a scenario whose speed is no answer: an input rule broken (the rules `--set` obeys everywhere), or an
+    engine that cannot run this GPU or format (its reason, never a tok/s)."""
+    check_inputs(values, where)
+    if any(values.get(flag) is False for flag in ENGINE_FLAGS):
+        raise ScenarioError(f"cannot simulate: {values['status_text']}")
 
 
 def _high(name: str) -> int:
@@ -70,14 +93,14 @@ def _high(name: str) -> int:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the inter-token jitter.")
 @click.option(
     "--jitter",
-    type=click.FloatRange(0, 1),
+    type=FiniteFloatRange(0, 1),
     default=0.15,
     show_default=True,
     help="Relative spread of the inter-token delay; the mean stays exactly TPOT.",
 )
 @click.option(
     "--speedup",
-    type=click.FloatRange(0.01, 1000),
+    type=FiniteFloatRange(0.01, 1000),
     default=1.0,
     show_default=True,
     help="Play faster (or slower) than real time, 0.01–1000; measured values are scaled back.",
@@ -113,11 +136,19 @@ def simulate(
     }
     try:
         values = compute(_settings(chosen, sets), catalog)
+        playable(values)
         ttft_s = _number(values, "ttft_s", positive=False)
         tpot_ms = _number(values, "tpot_ms", positive=True)
         n = round(_number(values, "output_tokens", positive=True))
         if n < 1:
             raise ScenarioError(f"cannot simulate: output_tokens is {values['output_tokens']!r}; need at least 1")
+        seconds = (ttft_s + tpot_ms / 1000 * max(n - 1, 0) * (1 + jitter)) / speedup
+        if not seconds <= MAX_PLAY_S:
+            raise ScenarioError(
+                f"cannot simulate: {n:,} tokens at a TTFT of {ttft_s:.3g} s and a TPOT of {tpot_ms:.3g} ms take "
+                f"{seconds:.3g} s to play, more than a day ({MAX_PLAY_S:,.0f} s); check decode_tok_s and "
+                f"prefill_tok_s, or raise --speedup"
+            )
     except ScenarioError as exc:
         fail(str(exc))
         return

@@ -43,10 +43,37 @@ def mode_label(name: str, check: str, label_id: str, label_en: str, doc_id: str 
     )
 
 
+# The speed and serving answers of the answer block: a number only when the setup can run at all (speed_check_text).
+SPEED_ANSWERS = (
+    ("decode_tok_s", "Token/s per pengguna (realistis)", "Tok/s per user (realistic)"),
+    ("ttft_s", "TTFT (waktu ke token pertama)", "TTFT (time to first token)"),
+    ("ttft_fast_s", "TTFT, ujung cepat", "TTFT, fast end"),
+    ("ttft_slow_s", "TTFT, ujung lambat", "TTFT, slow end"),
+    ("tpot_ms", "TPOT (waktu per token output)", "TPOT (time per output token)"),
+    ("tpot_at_load_ms", "TPOT pada beban", "TPOT at load"),
+    (
+        "sla_max_concurrent_users",
+        "Pengguna bersamaan dalam target (per replika)",
+        "Concurrent users within the targets (per replica)",
+    ),
+    ("gpus_needed", "GPU yang dibutuhkan (armada)", "GPUs needed (fleet)"),
+    ("servers_needed", "Server yang dibutuhkan", "Servers needed"),
+)
+
 QUALITY = "Quantization catalog (quality_loss_pct, quality_metric) and workload presets (max_quality_loss_pct)"
 QUALITY_ID = "Katalog kuantisasi (quality_loss_pct, quality_metric) dan profil beban kerja (max_quality_loss_pct)"
 
 QUANTITIES = (
+    *(
+        guarded(
+            name,
+            "speed_check_text",
+            label_id,
+            label_en,
+            doc_id=f"{name} bila speed_check_text bernilai OK; selain itu alasan konfigurasi ini tidak bisa berjalan.",
+        )
+        for name, label_id, label_en in SPEED_ANSWERS
+    ),
     Quantity(
         "answer_quality_loss_frac",
         "Penurunan kualitas format (dipublikasikan)",

@@ -129,6 +129,8 @@ SPECIAL_UNITS: dict[str, str] = {
     "servers_needed": "_servers",
     "requests_per_day": "_requests_per_day",
     "gpus_per_server": "_gpus_per_server",
+    "answer_gpus_needed": "_gpus",
+    "answer_servers_needed": "_servers",
 }
 
 
@@ -161,7 +163,8 @@ class Quantity:
     choices: tuple[str, str] | None = None  # dropdown from a catalog column (table, column)
     options: tuple[str, ...] = ()  # dropdown from fixed options
     optional: bool = False  # a catalog choice that may be NO_CHOICE (or blank): no row, the feature is off
-    catalog_column: tuple[str, str] | None = None  # (table, column) a lookup reads
+    catalog_column: tuple[str, str] | None = None  # (table, column) a lookup reads, needed for a custom row
+    read_column: tuple[str, str] | None = None  # (table, column) a lookup reads, needed or not: its typed words
     doc_id: str = ""  # the Indonesian workbook's note (doc is the English one)
     source_id: str = ""  # the Indonesian workbook's source, where `source` is English or imprecise
 
@@ -239,6 +242,7 @@ def lookup(
         overridable=True,
         choices=choices,
         catalog_column=(table, column) if demanded else None,
+        read_column=(table, column),
         doc_id=doc_id or f.doc_id,
         source_id=source_id,
     )

@@ -28,10 +28,12 @@ def capability_text(x: Node) -> Node:
 
 @dataclass(frozen=True)
 class Check:
-    voids: str  # run (every serving and money answer) | price (on-premise) | cloud | dedicated | warn (none)
+    voids: str  # run (every serving and money answer) | money (every money answer) | price (on-premise) | cloud |
+    # dedicated | warn (none)
     cond: Node
     sentence: Node | None  # None: a missing comparator (no offer in the catalog), said in its answer cell only
     short: Msg
+    speed: bool = False  # also voids the speeds: nothing to run (no model, GPU or format) or an engine that cannot
 
 
 # First failing check wins; each sentence says what to change.
@@ -44,6 +46,7 @@ CHECKS = (
             "Choose a model from the catalog (or type its parameters as manual values).",
         ),
         Msg("pilih model", "choose a model"),
+        speed=True,
     ),
     Check(
         "run",
@@ -53,12 +56,14 @@ CHECKS = (
             "Choose a GPU from the catalog: bandwidth, FLOPS or an efficiency is 0, so speeds show as 0.",
         ),
         Msg("pilih GPU", "choose a GPU"),
+        speed=True,
     ),
     Check(
         "run",
         R("weight_bits_per_param") <= 0,
         Msg("Pilih kuantisasi dari katalog.", "Choose a quantization from the catalog."),
         Msg("pilih kuantisasi", "choose a quantization"),
+        speed=True,
     ),
     Check(
         "run",
@@ -75,6 +80,7 @@ CHECKS = (
             ),
         ),
         Msg("mesin tidak mendukung GPU ini", "engine does not support this GPU"),
+        speed=True,
     ),
     Check(
         "run",
@@ -90,6 +96,7 @@ CHECKS = (
             ),
         ),
         Msg("mesin tidak menjalankan format ini", "engine does not run this format"),
+        speed=True,
     ),
     Check(
         "run",
@@ -109,6 +116,7 @@ CHECKS = (
             ),
         ),
         Msg("dilaporkan gagal atau tidak didukung", "reported broken or unsupported"),
+        speed=True,
     ),
     Check(
         "run",
@@ -128,6 +136,7 @@ CHECKS = (
             ),
         ),
         Msg("GPU terlalu lama untuk kernel ini", "GPU too old for these kernels"),
+        speed=True,
     ),
     Check(
         "run",
@@ -187,6 +196,17 @@ CHECKS = (
             ),
         ),
         Msg("armada demi target TTFT", "fleet set by the TTFT target"),
+    ),
+    Check(
+        "money",  # a cost per token at zero tokens is a division by zero, not Rp 0: every money answer says so
+        R("tokens_per_day") <= 0,
+        Msg(
+            "Tidak ada kebutuhan (token terlayani per hari 0): biaya per token tidak terdefinisi; isi "
+            "tokens_per_month, requests_per_day atau pengguna.",
+            "No demand (0 tokens served a day): a cost per token has no value; give tokens_per_month, "
+            "requests_per_day or the users.",
+        ),
+        Msg("tanpa kebutuhan", "no demand"),
     ),
     Check(
         "price",
@@ -398,7 +418,7 @@ def plausible_text(quantities: Iterable[Quantity]) -> Quantity:
     """Typed numbers outside their plausible range, each with the range (blank when none)."""
     ranges = [(q.name, plausible_of(q)) for q in quantities]
     terms = [
-        IF(OR(R(name) < low, R(name) > high), f" {name} ({low:,g}–{high:,g} {why})", "")
+        IF(OR(AND(NE(R(name), 0), R(name) < low), R(name) > high), f" {name} ({low:,g}–{high:,g} {why})", "")
         for name, (low, high, why) in ((name, p) for name, p in ranges if p is not None)
     ]
     return Quantity(
@@ -596,12 +616,27 @@ def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
             source_id="Pemeriksaan konsistensi",
         ),
         Quantity(
+            "speed_check_text",
+            "Pemeriksaan: bisa berjalan?",
+            "Check: can it run?",
+            "OK, or why the setup cannot run at all (no model, GPU or format chosen, or an engine that does not run "
+            "it): every speed and serving answer then shows this instead of a number.",
+            "Consistency checks",
+            expr=chain(tuple(c for c in checks if c.speed), short=True),
+            doc_id=(
+                "OK, atau alasan konfigurasi ini sama sekali tidak bisa berjalan (model, GPU atau format belum "
+                "dipilih, atau mesin tidak menjalankannya): semua jawaban kecepatan dan serving lalu menampilkan "
+                "alasan ini."
+            ),
+            source_id="Pemeriksaan konsistensi",
+        ),
+        Quantity(
             "onprem_check_text",
             "Pemeriksaan: biaya on-premise",
             "Check: on-premise money",
             "OK, or why on-premise cost, TCO and break-even cannot be trusted.",
             "Consistency checks",
-            expr=chain(of("run", "price"), short=True),
+            expr=chain(of("run", "money", "price"), short=True),
             doc_id="OK, atau alasan biaya on-premise, TCO dan break-even tidak bisa dipercaya.",
             source_id="Pemeriksaan konsistensi",
         ),
@@ -611,7 +646,7 @@ def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
             "Check: cloud money",
             "OK, or why the cloud cost cannot be compared.",
             "Consistency checks",
-            expr=chain(of("run", "cloud"), short=True),
+            expr=chain(of("run", "money", "cloud"), short=True),
             doc_id="OK, atau alasan biaya cloud tidak bisa dibandingkan.",
             source_id="Pemeriksaan konsistensi",
         ),
@@ -621,7 +656,7 @@ def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
             "Check: dedicated money",
             "OK, or why the dedicated-server cost cannot be compared.",
             "Consistency checks",
-            expr=chain(of("run", "dedicated"), short=True),
+            expr=chain(of("run", "money", "dedicated"), short=True),
             doc_id="OK, atau alasan biaya server dedicated tidak bisa dibandingkan.",
             source_id="Pemeriksaan konsistensi",
         ),

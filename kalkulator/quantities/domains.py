@@ -20,10 +20,15 @@ __all__ = ["BIG", "DOMAINS", "PLAUSIBLE", "Domain", "domain_of", "plausible_of",
 
 # Plausible ranges beside the hard domains (catalog columns keep theirs on their Field): a value outside is allowed
 # (a what-if) but the status names it, since it is far more often a slip (16.5 typed for 16,500 rupiah per dollar,
-# 1e-300 active hours) than a real scenario.
+# 1e-300 active hours) than a real scenario. The low end is for positive values: 0 is a deliberate "none" (no demand,
+# no kW in the plan), said by its own check where it voids an answer. The only table of these ranges: a tiny
+# positive (1e-300) of any name below is named in the status line.
 PLAUSIBLE: dict[str, tuple[float, float, str]] = {
     "usd_idr": (5_000, 50_000, "rupiah per US dollar (about 16,000 in 2025–26)"),
     "lifetime_years": (0.5, 15, "years a GPU is used"),
+    "server_lifetime_years": (0.5, 15, "years a server is used"),
+    "requests_per_day": (0.01, 1e10, "requests a day"),
+    "tokens_per_day": (1, 1e13, "tokens served a day"),
     "horizon_years": (0.08, 20, "years of the TCO (one month = 0.0833)"),
     "pue": (1, 3, "data-centre PUE (1.1–2.0 in practice)"),
     "tokens_per_month": (1_000, 1e14, "tokens a month"),
@@ -45,9 +50,9 @@ def domain_of(q: Quantity) -> Domain:
 
 def plausible_of(q: Quantity) -> tuple[float, float, str] | None:
     """The plausible range (low, high, what it is) of a number: its catalog column's, else the table's."""
-    if q.catalog_column is not None:
-        return field_of(*q.catalog_column).plausible
-    return PLAUSIBLE.get(q.name)
+    column = q.catalog_column or q.read_column
+    own = field_of(*column).plausible if column is not None else None
+    return own or PLAUSIBLE.get(q.name)
 
 
 def settable_numbers(quantities: Iterable[Quantity]) -> list[Quantity]:
