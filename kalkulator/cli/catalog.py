@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from kalkulator.catalog import SCHEMAS
-from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail
+from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail, number
 from kalkulator.paths import CATALOG_DIR
 from kalkulator.quantities import QUANTITIES
 from kalkulator.workbook.blocks.catalog import decimals_of
@@ -45,11 +45,12 @@ def cli_lang() -> str:
     return "id" if os.environ.get("LANG", "").lower().startswith("id") else "en"
 
 
-def _shown(value: object, decimals: int) -> str:
+def _shown(value: object, decimals: int, lang: str = "en") -> str:
+    """A catalog cell as `list` shows it: numbers in `lang`'s format."""
     if value is None:
         return ""
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return f"{value:,.{decimals}f}"
+        return number(value, decimals, lang)
     return str(value)
 
 
@@ -86,7 +87,10 @@ def list_cmd(what: str, as_json: bool, lang: str, catalog_dir: Path | None) -> N
             click.echo(json.dumps(row, ensure_ascii=False))
         return
     places = {f: min(4, max((decimals_of(r[f]) for r in rows if isinstance(r[f], float)), default=0)) for f in fields}
-    cells = [[table.schema.header(f, lang) for f in fields], *([_shown(r[f], places[f]) for f in fields] for r in rows)]
+    cells = [
+        [table.schema.header(f, lang) for f in fields],
+        *([_shown(r[f], places[f], lang) for f in fields] for r in rows),
+    ]
     widths = [max(len(line[i]) for line in cells) for i in range(len(fields))]
     numeric = [all(isinstance(r[f], int | float) or r[f] is None for r in rows) for f in fields]
     for line in cells:

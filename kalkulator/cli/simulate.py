@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from kalkulator.cli.catalog import cli_lang
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail, parse_sets
 from kalkulator.expr import Value
 from kalkulator.graph import Graph
@@ -65,7 +66,13 @@ def _high(name: str) -> int:
     type=click.IntRange(1, MAX_STREAMED_TOKENS),
     help=f"Tokens to stream (default: output_tokens; at most {MAX_STREAMED_TOKENS:,}).",
 )
-@click.option("--lang", type=click.Choice(LANGS), default="id", show_default=True, help="Language of the sample text.")
+@click.option(
+    "--lang",
+    type=click.Choice(LANGS),
+    default=lambda: cli_lang(),
+    show_default="$KALKULATOR_LANG, else id when $LANG starts with id, else en",
+    help="Language of the sample text.",
+)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Set any input, as in `kalkulator hitung`.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the inter-token jitter.")
 @click.option(

@@ -1,0 +1,131 @@
+"""The terminal a person meets (issue 36): numbers in the user's language that `--set` reads back, 100 columns,
+one language per output, the defaults stated."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from kalkulator.cli import main
+from kalkulator.numbers import NumberFormatError, number, read_number
+
+
+def _run(*args: str, **env: str):
+    result = CliRunner().invoke(main, list(args), env={"KALKULATOR_LANG": "", "LANG": "C.UTF-8", **env})
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def _row(text: str, name: str) -> str:
+    """The value and unit the table shows for `name` (the columns between the label and the name)."""
+    lines = text.splitlines()
+    k = next(k for k, line in enumerate(lines) if line.endswith(f" {name}"))
+    if lines[k].strip() == name:  # a long row: its name alone on the next line
+        return lines[k - 1][2 + 42 :].strip()
+    return lines[k][2 + 42 : -len(name)].strip()
+
+
+@pytest.mark.parametrize(
+    ("x", "decimals", "lang", "trim", "text"),
+    [
+        (1234.5, 1, "id", False, "1.234,5"),
+        (1234.5, 1, "en", False, "1,234.5"),
+        (2.0, 3, "id", True, "2"),  # two seconds, never 2,000 (two thousand to an Indonesian reader)
+        (2.0, 3, "id", False, "2,000"),
+        (0.1224, 3, "id", True, "0,122"),
+        (100_000_000, 0, "id", True, "100.000.000"),
+        (15761.789, 2, "id", True, "15.761,79"),
+    ],
+)
+def test_number_in_each_language(x, decimals, lang, trim, text):
+    assert number(x, decimals, lang, trim) == text
+
+
+def test_an_indonesian_command_reads_16_500_the_indonesian_way():
+    assert read_number("2.255", lang="id") == 2255.0
+    assert read_number("16,500", lang="id") == 16.5
+    with pytest.raises(NumberFormatError):  # no language declared: still refused with both readings
+        read_number("2.255")
+
+
+def test_hitung_in_indonesian_prints_indonesian_numbers_that_read_back():
+    text = _run("hitung", "--lang", "id").stdout
+    # The default chat scenario: a 2 s TTFT target, 1000 prompt tokens, an RTX 4090 at 2255 USD, 10^8 tokens a month.
+    assert _row(text, "sla_ttft_s") == "2 detik"
+    assert _row(text, "prompt_tokens") == "1.000 token"
+    assert _row(text, "gpu_price_usd") == "2.255 USD"
+    assert _row(text, "tokens_per_month") == "100.000.000 token/bulan"
+    assert "(454 besaran lain: kalkulator hitung --full, atau --json)" in text or "atau --json)" in text
+    for words in ("more quantities", "Published measurements", "measured ", " or --json"):
+        assert words not in text
+    expected = {"sla_ttft_s": 2.0, "prompt_tokens": 1000.0, "gpu_price_usd": 2255.0, "tokens_per_month": 1e8}
+    for name, value in expected.items():
+        printed = _row(text, name).split()[0]
+        back = json.loads(_run("hitung", "--lang", "id", "--json", "--set", f"{name}={printed}").stdout)
+        assert back[name] == value
+
+
+def test_a_decimal_target_prints_with_a_comma_and_reads_back_under_id():
+    text = _run("hitung", "--lang", "id", "--set", "sla_ttft_s=1,5").stdout
+    assert _row(text, "sla_ttft_s") == "1,500 detik"  # three decimals, as the workbook shows a target
+    back = json.loads(_run("hitung", "--lang", "id", "--json", "--set", "sla_ttft_s=1,500").stdout)
+    assert back["sla_ttft_s"] == 1.5
+
+
+def test_english_output_has_english_words_and_singulars():
+    text = _run("hitung", "--lang", "en").stdout
+    assert _row(text, "n_gpus") == "1 GPU" and _row(text, "servers_needed") == "1 server"
+    assert _row(text, "gpu_price_usd") == "2,255 USD"
+    assert "kolom" not in text and "master column" in text
+    assert "(454 more quantities" in text or "more quantities: kalkulator hitung --full, or --json)" in text
+
+
+def test_what_if_table_in_indonesian():
+    text = _run("hitung", "--lang", "id", "--what-if").stdout
+    table = text[text.index("Bagaimana jika") :]
+    assert "masukan" in table and "turun" in table and "naik" in table
+    for words in ("What if", " input ", " down", "no break-even", "by effect on"):
+        assert words not in table
+    # A cost per 1M tokens with two decimals written the Indonesian way: 12.345,67.
+    assert re.search(r"\d{1,3}(\.\d{3})*,\d\d ", table)
+
+
+def test_no_arguments_states_the_defaults():
+    assert "defaults: RTX 4090 24GB, Llama-3.1-8B" in _run("hitung", "--lang", "en").stderr
+    assert "bawaan: RTX 4090 24GB, Llama-3.1-8B" in _run("hitung", "--lang", "id").stderr
+    assert "defaults" not in _run("hitung", "--lang", "en", "--gpu", "RTX 3090 24GB").stderr
+
+
+@pytest.mark.parametrize("lang", ["id", "en"])
+def test_hitung_fits_100_columns(lang):
+    for args in (["hitung"], ["hitung", "--what-if"]):
+        result = _run(*args, "--lang", lang, COLUMNS="100")
+        for line in (result.stdout + result.stderr).splitlines():
+            assert len(line) <= 100, line
+    wide = _run("hitung", "--lang", lang, "--wide", COLUMNS="100").stdout
+    assert max(len(line) for line in wide.splitlines()) > 100  # --wide: the whole table, whatever the width
+
+
+def test_list_numbers_in_indonesian():
+    text = _run("list", "gpus", "--lang", "id").stdout
+    line = next(line for line in text.splitlines() if line.startswith("RTX 3060 12GB"))
+    assert "360,0" in line.split()  # 360 GB/s of memory bandwidth, one decimal place as in the catalog list
+
+
+def test_simulate_takes_the_same_default_language_as_hitung():
+    args = ("simulate", "--no-wait", "--output-tokens", "20")
+    plain = _run(*args, LANG="C.UTF-8").stdout
+    assert plain == _run(*args, "--lang", "en").stdout != _run(*args, "--lang", "id").stdout
+    assert _run(*args, KALKULATOR_LANG="id").stdout == _run(*args, "--lang", "id").stdout
+
+
+@pytest.mark.parametrize(("lang", "reason"), [("en", "does not fit in VRAM"), ("id", "tidak muat di VRAM")])
+def test_a_setup_that_does_not_fit_shows_no_speed_or_fleet(lang, reason):
+    # 405B parameters at 8 bits are about 405 GB of weights: far more than one H100's 80 GB.
+    text = _run("hitung", "--model", "Llama-3.1-405B", "--gpu", "H100 SXM 80GB", "--quant", "FP8", "--engine", "vllm",
+                "--lang", lang).stdout  # fmt: skip
+    for name in ("decode_tok_s", "ttft_s", "tpot_ms", "gpus_needed", "servers_needed", "sla_max_concurrent_users"):
+        assert _row(text, name).endswith(reason)  # (a label over 42 characters pushes the value right)
