@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -129,3 +130,33 @@ def test_a_setup_that_does_not_fit_shows_no_speed_or_fleet(lang, reason):
                 "--lang", lang).stdout  # fmt: skip
     for name in ("decode_tok_s", "ttft_s", "tpot_ms", "gpus_needed", "servers_needed", "sla_max_concurrent_users"):
         assert _row(text, name).endswith(reason)  # (a label over 42 characters pushes the value right)
+
+
+def test_the_readme_batch_example_runs_on_the_shipped_file():
+    root = Path(__file__).resolve().parent.parent
+    line = "kalkulator hitung --scenarios examples/scenarios.csv [--json] [--out rows.csv]"
+    assert line in (root / "README.md").read_text(encoding="utf-8")
+    assert line in (root / "docs" / "cli.md").read_text(encoding="utf-8")
+    result = CliRunner().invoke(main, ["hitung", "--scenarios", str(root / "examples" / "scenarios.csv"), "--json"])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    # The file's three rows, as typed: GPU, model, format, engine and users.
+    assert [(r["gpu_name"], r["quant_name"], r["engine"], r["concurrent_users"]) for r in rows] == [
+        ("RTX 4090 24GB", "Q4_K_M", "llama.cpp", 1),
+        ("L40S 48GB", "FP8", "vllm", 16),
+        ("H100 SXM 80GB", "FP8", "vllm", 8),
+    ]
+
+
+def test_simulate_says_its_ttft_is_an_idle_replica_in_the_users_language():
+    args = ("simulate", "--no-wait", "--output-tokens", "10")
+    english, indonesian = _run(*args, "--lang", "en").stderr, _run(*args, "--lang", "id").stderr
+    flat = {text: " ".join(text.split()) for text in (english, indonesian)}  # the title wraps within 100 columns
+    assert "idle replica, no queue" in flat[english] and "predicted" in english
+    assert "replika menganggur, tanpa antrean" in flat[indonesian]
+    for words in ("predicted", "measured", "per user", "nothing was timed", "idle"):
+        assert words not in indonesian
+    # Ten tokens under Indonesian: the prompt of 1000 tokens reads 1.000, the tokens row 10.
+    assert "prompt 1.000 token" in indonesian and re.search(r"\ntoken\s+10\s", indonesian)
+    for line in (english + indonesian).splitlines():
+        assert len(line) <= 100, line
