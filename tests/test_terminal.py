@@ -160,3 +160,15 @@ def test_simulate_says_its_ttft_is_an_idle_replica_in_the_users_language():
     assert "prompt 1.000 token" in indonesian and re.search(r"\ntoken\s+10\s", indonesian)
     for line in (english + indonesian).splitlines():
         assert len(line) <= 100, line
+
+
+def test_the_engine_follows_a_format_only_one_engine_runs():
+    # EXL2 is ExLlamaV2's own format (engine_support.csv lists no other engine for it).
+    result = _run("hitung", "--gpu", "RTX 4090 24GB", "--quant", "EXL2-4.0bpw", "--json")
+    assert json.loads(result.stdout)["engine"] == "exllamav2" and "exllamav2" in result.stderr
+    # FP8 runs on vLLM, SGLang and TensorRT-LLM: nothing is chosen, the note names them.
+    result = _run("hitung", "--gpu", "L40S 48GB", "--quant", "FP8", "--lang", "en")
+    note = " ".join(result.stderr.split())
+    assert "llama.cpp does not run FP8; engines that do on this GPU: vllm" in note and "--engine vllm" in note
+    typed = _run("hitung", "--gpu", "L40S 48GB", "--quant", "FP8", "--engine", "vllm", "--json")
+    assert "engines that do" not in typed.stderr

@@ -262,6 +262,8 @@ def hitung(
             for note in notes:
                 click.echo(f"note: {note}", err=True)
             scenario = graph.evaluate(settings, columns)
+            if "engine" not in base and scenario["engine_format_flag"] is False:  # the default engine cannot run it
+                settings, scenario = _engine_for_format(graph, catalog, settings, scenario, lang)
             values = outputs(scenario, graph)
             check_inputs(values, "")
             found = near_scenario(values, graph, catalog)  # published measurements beside the estimate
@@ -297,6 +299,48 @@ def hitung(
         fail(str(exc))
     except OSError as exc:
         fail(f"--out {out_path}: cannot write ({exc.strerror or exc})")
+
+
+ENGINE_NOTES = {
+    "id": {
+        "one": "mesin {engine}: hanya mesin ini yang menjalankan {quant} di GPU ini ({default} tidak)",
+        "many": "{default} tidak menjalankan {quant}; yang menjalankannya di GPU ini: {engines} "
+        "(mis. --engine {first})",
+        "none": "{default} tidak menjalankan {quant}, dan tidak ada mesin di katalog yang menjalankannya di GPU ini",
+    },
+    "en": {
+        "one": "engine {engine}: the only one that runs {quant} on this GPU ({default} does not)",
+        "many": "{default} does not run {quant}; engines that do on this GPU: {engines} (e.g. --engine {first})",
+        "none": "{default} does not run {quant}, and no engine in the catalog runs it on this GPU",
+    },
+}
+
+
+def _engine_for_format(
+    graph: Graph, catalog, settings: dict[str, Value], scenario: Mapping[str, Value], lang: str
+) -> tuple[dict[str, Value], Mapping[str, Value]]:
+    """The default engine does not run the chosen format: the engine follows the format when only one engine in the
+    catalog runs it on this GPU (a note says so); otherwise a note names those that do and nothing changes."""
+    columns = catalog.columns()
+    runs = {}
+    for engine in catalog["engine"].names:
+        tried = graph.evaluate({**settings, "engine": engine}, columns)
+        if tried["engine_format_flag"] is True and tried["engine_backend_flag"] is not False:
+            runs[engine] = tried
+    words = ENGINE_NOTES[lang]
+    default, quant = scenario["engine"], scenario["quant_name"]
+    if len(runs) == 1:
+        ((engine, tried),) = runs.items()
+        click.echo(f"note: {words['one'].format(engine=engine, quant=quant, default=default)}", err=True)
+        return {**settings, "engine": engine}, tried
+    if runs:
+        note = words["many"].format(default=default, quant=quant, engines=", ".join(runs), first=next(iter(runs)))
+    else:
+        note = words["none"].format(default=default, quant=quant)
+    click.echo(
+        "\n".join(textwrap.wrap(f"note: {note}", width(), subsequent_indent="  ", break_on_hyphens=False)), err=True
+    )
+    return settings, scenario
 
 
 def what_if_rows(graph: Graph, scenario: Mapping[str, Value], columns: Mapping, lang: str = "en") -> list[dict]:
