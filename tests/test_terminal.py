@@ -172,3 +172,13 @@ def test_the_engine_follows_a_format_only_one_engine_runs():
     assert "llama.cpp does not run FP8; engines that do on this GPU: vllm" in note and "--engine vllm" in note
     typed = _run("hitung", "--gpu", "L40S 48GB", "--quant", "FP8", "--engine", "vllm", "--json")
     assert "engines that do" not in typed.stderr
+
+
+@pytest.mark.parametrize("what", ["gpus", "models"])
+@pytest.mark.parametrize("lang", ["id", "en"])
+def test_list_fits_100_columns(what, lang):
+    lines = _run("list", what, "--lang", lang, COLUMNS="100").stdout.splitlines()
+    assert all(len(line) <= 100 for line in lines), max(lines, key=len)
+    assert any(line.startswith("RTX 4090 24GB ") or line.startswith("Llama-3.1-8B ") for line in lines)
+    wide = _run("list", what, "--lang", lang, "--wide", COLUMNS="100").stdout.splitlines()
+    assert max(len(line) for line in wide) > 100  # one header line, as wide as the headers make it
