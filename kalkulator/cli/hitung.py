@@ -108,7 +108,10 @@ def _line(graph: Graph, values: Mapping[str, Value], name: str, lang: str, wide:
     row = f"  {label:<{LABEL}} {shown:>{VALUE}} {unit:<{UNIT}} {name}"
     if len(row) <= limit:
         return row
-    return "\n".join([f"  {label:<{LABEL}} {shown:>{VALUE}} {unit}".rstrip(), f"{name:>{limit}}"])
+    head = f"  {label:<{LABEL}} {shown:>{VALUE}} {unit}".rstrip()
+    if len(head) > limit:  # a narrow terminal: the label, then the value and the name on lines of their own
+        return "\n".join([f"  {label}", f"{f'{shown} {unit}'.strip():>{limit}}", f"{name:>{limit}}"])
+    return "\n".join([head, f"{name:>{limit}}"])
 
 
 def _wrapped(line: str) -> str:
@@ -138,7 +141,7 @@ def _table(
     shown = {name for b in summary for name in b.names}
     lines = []
     for block in summary:
-        lines.append(f"\n{block.title(lang)}")
+        lines.append("\n" + (block.title(lang) if wide else _wrapped(block.title(lang))))
         lines.extend(_line(graph, values, name, lang, wide) for name in block.names if values[name] != "")
     if after_summary:
         lines.append(f"\n{after_summary}")
@@ -150,7 +153,14 @@ def _table(
         names = [n for n in block.names if n not in shown and not n.endswith("_row")]
         if block.summary or not names:
             continue
-        lines.append(f"\n{sheet.title(lang)} — {block.title(lang)}")
+        lines.append(
+            "\n"
+            + (
+                f"{sheet.title(lang)} — {block.title(lang)}"
+                if wide
+                else _wrapped(f"{sheet.title(lang)} — {block.title(lang)}")
+            )
+        )
         lines.extend(_line(graph, values, name, lang, wide) for name in names)
     return "\n".join(lines).lstrip("\n")
 
