@@ -21,6 +21,7 @@ from kalkulator.catalog import Catalog, Table
 from kalkulator.expr import Value
 from kalkulator.files import open_atomic
 from kalkulator.graph import Graph
+from kalkulator.numbers import number
 from kalkulator.paths import CALIBRATION_DIR, CATALOG_DIR
 from kalkulator.scenario import resolve
 
@@ -437,26 +438,59 @@ def near_scenario(values: Mapping[str, Value], graph: Graph, catalog: Catalog, l
     return [describe(n, graph, catalog) for n in nearest(values, catalog, load_published(catalog), limit)]
 
 
-def text_block(found: list[dict]) -> str:
+# The `hitung` section's words in Indonesian (English is the code's own words above).
+TEXT_ID = {
+    "title": "Pengukuran terpublikasi terdekat dengan skenario ini (estimasi = kalkulator untuk setup yang diukur)",
+    "decode": "decode",
+    "prefill": "prefill",
+    "serving at max load": "layanan pada beban maksimum",
+    "same GPU line": "lini GPU yang sama",
+    "similar GPU (same backend and memory)": "GPU serupa (backend dan memori sama)",
+    "same architecture": "arsitektur sama",
+    "same family and size": "keluarga dan ukuran sama",
+    "similar size": "ukuran serupa",
+    "same bits": "bit sama",
+    "other bits": "bit lain",
+    "other engine": "mesin lain",
+    "build": "build",
+    "build not stated": "build tidak disebut",
+    "measured": "terukur",
+    "estimate": "estimasi",
+    "estimate ÷ measured": "estimasi ÷ terukur",
+}
+# Words of the sources' own detail column, in the other language ("kolom master" under English, "table" under id).
+DETAIL_WORDS = {"en": ((re.compile(r"\bkolom (\w+)"), r"\1 column"),), "id": ((re.compile(r"\btable\b"), "tabel"),)}
+
+
+def text_block(found: list[dict], lang: str = "en") -> str:
     """The `hitung` section: each measurement on three lines (setup, numbers, source); empty when none is close."""
     if not found:
         return ""
-    lines = ["Published measurements nearest to this scenario (estimate = kalkulator for the measured setup)"]
+
+    def w(words: str) -> str:
+        return TEXT_ID.get(words, words) if lang == "id" else words
+
+    title = "Published measurements nearest to this scenario (estimate = kalkulator for the measured setup)"
+    lines = [w(title) if lang == "en" else TEXT_ID["title"]]
     for f in found:
         count = f"{f['n_gpus']}× " if f["n_gpus"] > 1 else ""
-        build = f", build {f['build']}" if f["build"] else ", build not stated"
+        build = f", {w('build')} {f['build']}" if f["build"] else f", {w('build not stated')}"
         year = f", {f['build_year']}" if f["build_year"] else ""
         lines.append(
-            f"  {METRIC_WORDS[f['metric']]} {f['test']} · {count}{f['gpu_name']} · {f['model_name']} "
+            f"  {w(METRIC_WORDS[f['metric']])} {f['test']} · {count}{f['gpu_name']} · {f['model_name']} "
             f"{f['quant_name']} · {f['engine']}{build}{year}"
         )
-        differs = [word for word in f["match"].values() if word not in EXACT]
+        differs = [w(word) for word in f["match"].values() if word not in EXACT]
         nearness = f" — {', '.join(differs)}" if differs else ""
         lines.append(
-            f"    measured {f['measured_tok_s']:,.1f} tok/s, estimate {f['estimate_tok_s']:,.1f} tok/s, "
-            f"estimate ÷ measured {f['estimate_measured_ratio']:.2f}{nearness}"
+            f"    {w('measured')} {number(f['measured_tok_s'], 1, lang)} tok/s, "
+            f"{w('estimate')} {number(f['estimate_tok_s'], 1, lang)} tok/s, "
+            f"{w('estimate ÷ measured')} {number(f['estimate_measured_ratio'], 2, lang)}{nearness}"
         )
-        lines.append(f"    {f['source']} ({f['source_detail']})")
+        detail = f["source_detail"]
+        for pattern, replacement in DETAIL_WORDS[lang]:
+            detail = pattern.sub(replacement, detail)
+        lines.append(f"    {f['source']} ({detail})")
     return "\n".join(lines)
 
 

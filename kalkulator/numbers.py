@@ -22,8 +22,12 @@ class NumberFormatError(ValueError):
     """Text that is not a number, or one whose reading is ambiguous; the message says what to write."""
 
 
-def read_number(text: str, allowed: Callable[[float], bool] = lambda _v: True) -> float:
-    """The number `text` stands for; `allowed` tells which of two readings the quantity can take."""
+def read_number(text: str, allowed: Callable[[float], bool] = lambda _v: True, lang: str | None = None) -> float:
+    """The number `text` stands for; `allowed` tells which of two readings the quantity can take.
+
+    Under `lang` "id" (a command run in Indonesian, which prints 2.255 for two thousand two hundred and fifty-five)
+    a form both conventions write is read the Indonesian way; otherwise an ambiguous form is refused.
+    """
     raw = text.strip().replace("_", "").replace(" ", "")
     ambiguous = _AMBIGUOUS.match(raw)
     if ambiguous:
@@ -33,6 +37,8 @@ def read_number(text: str, allowed: Callable[[float], bool] = lambda _v: True) -
         fits = [v for v in (thousands, decimal) if allowed(v)]
         if len(fits) == 1:
             return fits[0]
+        if fits and lang == "id":
+            return thousands if sep == "." else decimal
         if not fits:
             return decimal if sep == "." else thousands  # the domain check that follows names the range
         sep_name = "point" if sep == "." else "comma"
@@ -59,3 +65,14 @@ def read_number(text: str, allowed: Callable[[float], bool] = lambda _v: True) -
 
 def _plain(x: float) -> str:
     return f"{x:.0f}" if float(x).is_integer() else f"{x:g}"
+
+
+def number(x: float, decimals: int = 0, lang: str = "en", trim: bool = False) -> str:
+    """A number as people read it in `lang`: 1,234.5 in English, 1.234,5 in Indonesian.
+
+    With `trim`, a whole number drops its decimals (2 detik, not 2,000 detik, which reads as two thousand).
+    """
+    if trim and decimals and round(x, decimals) == round(x):
+        decimals = 0
+    text = f"{x:,.{decimals}f}"
+    return text.translate(str.maketrans(",.", ".,")) if lang == "id" else text

@@ -33,8 +33,9 @@ def closest(word: str, candidates: Iterable[str], n: int = 5) -> list[str]:
     return [lowered[h] for h in hits] + contains[: max(0, n - len(hits))]
 
 
-def parse_value(graph: Graph, name: str, raw: str, where: str) -> Value:
-    """Parse one textual setting for `name`; `where` says where it came from for error messages."""
+def parse_value(graph: Graph, name: str, raw: str, where: str, lang: str | None = None) -> Value:
+    """Parse one textual setting for `name`; `where` says where it came from for error messages; `lang` "id" reads
+    an ambiguous 16.500 the Indonesian way (see read_number)."""
     if name not in graph:
         suggestion = closest(name, graph.quantities)
         hint = f"; closest: {', '.join(suggestion)}" if suggestion else ""
@@ -66,7 +67,7 @@ def parse_value(graph: Graph, name: str, raw: str, where: str) -> Value:
     scale = 0.01 if percent and unit_key(name) == "_frac" else 1.0
     domain = domain_of(q)
     try:
-        number = scale * read_number(text, lambda v: domain.problem(scale * v) is None)
+        number = scale * read_number(text, lambda v: domain.problem(scale * v) is None, lang)
     except NumberFormatError as exc:
         raise ScenarioError(f"{where}: {name} needs a number ({q.unit.label}): {exc}") from None
     problem = domain.problem(number)

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import TextIO
 
+from kalkulator.numbers import number
+
 # Tokens per word of the sample text. Indonesian: the book's rule of thumb "500 kata × 1.5 = 750 token"
 # (Kalkulasi Token Generation, chapter on tokenisation). English: OpenAI's rule of thumb "100 tokens ≈ 75
 # words" (help.openai.com, "What are tokens and how to count them") ≈ 1.33, rounded to 1.3 — an assumption
@@ -307,46 +309,96 @@ def play(
     return playback
 
 
-def verdict(tok_s: float) -> str:
-    """How a per-user speed feels next to reading speed."""
+# The summary's words in each language.
+WORDS = {
+    "en": {
+        "ttft": "time to first token (s)",
+        "tokens": "tokens",
+        "tok_s": "tok/s per user",
+        "total": "total time (s)",
+        "predicted": "predicted",
+        "measured": "measured",
+        "feel": (
+            "slower than people read",
+            "about reading speed",
+            "a little faster than reading",
+            "comfortable for chat",
+            "faster than anyone reads",
+        ),
+        "verdict": "{tok_s} tok/s per user: {feel} (people read ≈{low}–{high} tok/s; {ok_low}–{ok_high} tok/s feels "
+        "fine for chat)",
+        "no_wait": "--no-wait: nothing was timed",
+        "speedup": "played at ×{x}; measured values are scaled back to real time",
+    },
+    "id": {
+        "ttft": "waktu ke token pertama (detik)",
+        "tokens": "token",
+        "tok_s": "tok/s per pengguna",
+        "total": "waktu total (detik)",
+        "predicted": "prediksi",
+        "measured": "terukur",
+        "feel": (
+            "lebih lambat dari kecepatan membaca",
+            "sekitar kecepatan membaca",
+            "sedikit lebih cepat dari membaca",
+            "nyaman untuk chat",
+            "lebih cepat dari siapa pun membaca",
+        ),
+        "verdict": "{tok_s} tok/s per pengguna: {feel} (orang membaca ≈{low}–{high} tok/s; {ok_low}–{ok_high} tok/s "
+        "terasa nyaman untuk chat)",
+        "no_wait": "--no-wait: tidak ada yang diukur waktunya",
+        "speedup": "diputar ×{x}; nilai terukur diskalakan kembali ke waktu nyata",
+    },
+}
+
+
+def verdict(tok_s: float, lang: str = "en") -> str:
+    """How a per-user speed feels next to reading speed, in `lang`."""
     low, high = READING_TOK_S
+    w = WORDS[lang]
     if tok_s < low:
-        feel = "slower than people read"
+        feel = w["feel"][0]
     elif tok_s <= high:
-        feel = "about reading speed"
+        feel = w["feel"][1]
     elif tok_s < CHAT_OK_TOK_S[0]:
-        feel = "a little faster than reading"
+        feel = w["feel"][2]
     elif tok_s <= CHAT_OK_TOK_S[1]:
-        feel = "comfortable for chat"
+        feel = w["feel"][3]
     else:
-        feel = "faster than anyone reads"
-    return (
-        f"{tok_s:.1f} tok/s per user: {feel} (people read ≈{low:g}–{high:g} tok/s; "
-        f"{CHAT_OK_TOK_S[0]:g}–{CHAT_OK_TOK_S[1]:g} tok/s feels fine for chat)"
+        feel = w["feel"][4]
+    return w["verdict"].format(
+        tok_s=number(tok_s, 1, lang),
+        feel=feel,
+        low=number(low, 0, lang),
+        high=number(high, 0, lang),
+        ok_low=number(CHAT_OK_TOK_S[0], 0, lang),
+        ok_high=number(CHAT_OK_TOK_S[1], 0, lang),
     )
 
 
-def _cell(value: float | int | None, fmt: str) -> str:
-    return "–" if value is None else format(value, fmt)
+def _cell(value: float | int | None, decimals: int, lang: str = "en") -> str:
+    return "–" if value is None else number(value, decimals, lang)
 
 
-def summary(schedule: Schedule, playback: Playback | None, title: str) -> str:
-    """Predicted versus measured TTFT, tokens, tok/s and total time (measured scaled back to model time)."""
+def summary(schedule: Schedule, playback: Playback | None, title: str, lang: str = "en") -> str:
+    """Predicted versus measured TTFT, tokens, tok/s and total time (measured scaled back to model time), in
+    `lang`."""
     n = len(schedule.times)
     m = playback
+    w = WORDS[lang]
     rows = [
-        ("time to first token (s)", schedule.ttft_s, m.ttft_s if m else None, ".3f"),
-        ("tokens", n, m.tokens if m else None, "d"),
-        ("tok/s per user", 1000 / schedule.tpot_ms, m.decode_tok_s if m else None, ".1f"),
-        ("total time (s)", schedule.end_s, m.total_s if m else None, ".2f"),
+        (w["ttft"], schedule.ttft_s, m.ttft_s if m else None, 3),
+        (w["tokens"], n, m.tokens if m else None, 0),
+        (w["tok_s"], 1000 / schedule.tpot_ms, m.decode_tok_s if m else None, 1),
+        (w["total"], schedule.end_s, m.total_s if m else None, 2),
     ]
-    lines = [title, f"{'':<26}{'predicted':>12}{'measured':>12}"]
-    lines += [f"{label:<26}{_cell(p, fmt):>12}{_cell(v, fmt):>12}" for label, p, v, fmt in rows]
-    lines.append(verdict(1000 / schedule.tpot_ms))
+    lines = [title, f"{'':<32}{w['predicted']:>12}{w['measured']:>12}"]
+    lines += [f"{label:<32}{_cell(p, d, lang):>12}{_cell(v, d, lang):>12}" for label, p, v, d in rows]
+    lines.append(verdict(1000 / schedule.tpot_ms, lang))
     if m is None:
-        lines.append("--no-wait: nothing was timed")
+        lines.append(w["no_wait"])
     elif m.speedup != 1:
-        lines.append(f"played at ×{m.speedup:g}; measured values are scaled back to real time")
+        lines.append(w["speedup"].format(x=f"{m.speedup:g}" if lang == "en" else f"{m.speedup:g}".replace(".", ",")))
     return "\n".join(lines)
 
 

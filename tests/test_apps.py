@@ -273,7 +273,7 @@ def test_build_says_what_it_wrote(tmp_path):
 def test_list_gpus_shows_key_numbers():
     """RTX 4090: 24 GB, 1,008 GB/s, 330.3 dense FP16 TFLOPS, 450 W (NVIDIA's Ada whitepaper); the price is a
     market figure the catalog updates, so it is only checked to be a whole number of dollars."""
-    result = CliRunner().invoke(main, ["list", "gpus", "--lang", "en"])
+    result = CliRunner().invoke(main, ["list", "gpus", "--lang", "en", "--wide"])  # the header on one line
     assert result.exit_code == 0, result.stderr
     header, *rows = result.stdout.splitlines()
     assert header.split("  ")[0].strip() == "Name" and "Memory bandwidth (GB/s)" in header
@@ -302,7 +302,7 @@ def test_list_json(what, name, expected):
 def test_every_catalog_list_has_a_header_and_its_rows(what, catalog):
     from kalkulator.cli.catalog import LISTS
 
-    result = CliRunner().invoke(main, ["list", what])
+    result = CliRunner().invoke(main, ["list", what, "--wide"])  # --wide: the header on one line
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == 1 + len(catalog[LISTS[what][0]].rows)

@@ -191,10 +191,10 @@ def test_no_wait_prints_the_text_and_the_engine_numbers(calc):
 
 
 def test_set_works_like_hitung(calc):
-    result = _invoke("--set", "decode_tok_s=12.5", "--set", "output_tokens=20", "--no-wait")
+    result = _invoke("--set", "decode_tok_s=12.5", "--set", "output_tokens=20", "--no-wait", "--lang", "id")
     assert result.exit_code == 0, result.output
-    assert re.search(r"tok/s per user\s+12\.5\s", result.stderr)  # TPOT follows the measured speed
-    assert re.search(r"tokens\s+20\s", result.stderr)
+    assert re.search(r"tok/s per pengguna\s+12,5\s", result.stderr)  # TPOT follows the measured speed
+    assert re.search(r"token\s+20\s", result.stderr)
     assert result.stdout == "".join(sample_tokens("id", 20)) + "\n"
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import textwrap
 from pathlib import Path
 
 import click
 
 from kalkulator.catalog import SCHEMAS
-from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail
+from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail, number, width
 from kalkulator.paths import CATALOG_DIR
 from kalkulator.quantities import QUANTITIES
 from kalkulator.textout import json_text
@@ -45,11 +46,12 @@ def cli_lang() -> str:
     return "id" if os.environ.get("LANG", "").lower().startswith("id") else "en"
 
 
-def _shown(value: object, decimals: int) -> str:
+def _shown(value: object, decimals: int, lang: str = "en") -> str:
+    """A catalog cell as `list` shows it: numbers in `lang`'s format."""
     if value is None:
         return ""
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return f"{value:,.{decimals}f}"
+        return number(value, decimals, lang)
     return str(value)
 
 
@@ -69,9 +71,10 @@ def names_lines(lang: str, as_json: bool = False) -> list[str]:
 @click.command("list")
 @click.argument("what", type=click.Choice([*LISTS, "names"]))
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per row (CSV field names as keys).")
+@click.option("--wide", is_flag=True, help="Headers on one line, whatever the terminal width.")
 @LANG_OPTION
 @CATALOG_OPTION
-def list_cmd(what: str, as_json: bool, lang: str, catalog_dir: Path | None) -> None:
+def list_cmd(what: str, as_json: bool, wide: bool, lang: str, catalog_dir: Path | None) -> None:
     """List a catalog with its key numbers, or every quantity name with its unit."""
     if what == "names":
         for line in names_lines(lang, as_json):
@@ -86,12 +89,32 @@ def list_cmd(what: str, as_json: bool, lang: str, catalog_dir: Path | None) -> N
             click.echo(json_text(row, ensure_ascii=False))
         return
     places = {f: min(4, max((decimals_of(r[f]) for r in rows if isinstance(r[f], float)), default=0)) for f in fields}
-    cells = [[table.schema.header(f, lang) for f in fields], *([_shown(r[f], places[f]) for f in fields] for r in rows)]
-    widths = [max(len(line[i]) for line in cells) for i in range(len(fields))]
+    headers = [table.schema.header(f, lang) for f in fields]
+    body = [[_shown(r[f], places[f], lang) for f in fields] for r in rows]
     numeric = [all(isinstance(r[f], int | float) or r[f] is None for r in rows) for f in fields]
-    for line in cells:
+    for line in table_lines(headers, body, numeric, None if wide else width()):
+        click.echo(line)
+
+
+def table_lines(headers: list[str], body: list[list[str]], numeric: list[bool], limit: int | None) -> list[str]:
+    """A text table, numbers right-aligned; within `limit` columns a long header wraps onto more lines (each column
+    as wide as its widest cell, at least 10)."""
+    cells = [headers, *body]
+    widths = [max(len(line[i]) for line in cells) for i in range(len(headers))]
+    if limit is not None and sum(widths) + 2 * (len(widths) - 1) > limit:
+        widths = [max(10, *(len(line[i]) for line in body)) for i in range(len(headers))]
+    wrapped = [
+        textwrap.wrap(h, w, break_long_words=False, break_on_hyphens=False) or [""]
+        for h, w in zip(headers, widths, strict=True)
+    ]
+    widths = [max(w, *(len(part) for part in parts)) for w, parts in zip(widths, wrapped, strict=True)]
+    depth = max(len(parts) for parts in wrapped)
+    head = [[""] * (depth - len(parts)) + parts for parts in wrapped]  # a header's last line sits on the table
+    lines = []
+    for line in [*zip(*head, strict=True), *body]:
         parts = [v.rjust(w) if num else v.ljust(w) for v, w, num in zip(line, widths, numeric, strict=True)]
-        click.echo("  ".join(parts).rstrip())
+        lines.append("  ".join(parts).rstrip())
+    return lines
 
 
 @click.group("catalog")

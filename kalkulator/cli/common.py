@@ -11,6 +11,7 @@ import click
 from kalkulator.catalog import Catalog, CatalogError, load_catalog
 from kalkulator.expr import Value
 from kalkulator.graph import Graph
+from kalkulator.numbers import number  # noqa: F401  (the one formatter, re-exported for the commands)
 from kalkulator.scenario import ScenarioError, parse_value
 
 CATALOG_OPTION = click.option(
@@ -20,12 +21,6 @@ CATALOG_OPTION = click.option(
     default=None,
     help="Folder with the catalog CSVs (default: the shipped assumptions/).",
 )
-
-
-def number(x: float, decimals: int = 0, lang: str = "en") -> str:
-    """A number as people read it in `lang`: 1,234.5 in English, 1.234,5 in Indonesian."""
-    text = f"{x:,.{decimals}f}"
-    return text.translate(str.maketrans(",.", ".,")) if lang == "id" else text
 
 
 def width() -> int:
@@ -54,12 +49,13 @@ def load_catalog_or_fail(folder: Path | None) -> Catalog:
         fail("invalid catalog\n" + "\n".join(f"  {m}" for m in exc.messages))
 
 
-def parse_sets(graph: Graph, sets: tuple[str, ...]) -> dict[str, Value]:
-    """--set NAME=VALUE items → settings, each parsed for its quantity."""
+def parse_sets(graph: Graph, sets: tuple[str, ...], lang: str | None = None) -> dict[str, Value]:
+    """--set NAME=VALUE items → settings, each parsed for its quantity; under `lang` "id" an ambiguous 16.500 is read
+    the Indonesian way, as the command prints it."""
     settings: dict[str, Value] = {}
     for item in sets:
         if "=" not in item:
             raise ScenarioError(f"--set {item!r}: expected NAME=VALUE")
         name, raw = (part.strip() for part in item.split("=", 1))
-        settings[name] = parse_value(graph, name, raw, f"--set {name}")
+        settings[name] = parse_value(graph, name, raw, f"--set {name}", lang)
     return settings

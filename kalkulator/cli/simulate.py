@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 import sys
+import textwrap
 from pathlib import Path
 
 import click
 
-from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail, parse_sets
+from kalkulator.cli.catalog import cli_lang
+from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail, number, parse_sets, width
 from kalkulator.expr import Value
 from kalkulator.graph import Graph
 from kalkulator.paths import default_out_dir
@@ -17,14 +19,14 @@ from kalkulator.scenario import ScenarioError, check_inputs, compute
 from kalkulator.simulate import LANGS, Playback, Screen, make_schedule, play, sample_tokens, summary, wrap_pieces
 
 
-def _settings(chosen: dict[str, Value | None], sets: tuple[str, ...]) -> dict[str, Value]:
+def _settings(chosen: dict[str, Value | None], sets: tuple[str, ...], lang: str | None = None) -> dict[str, Value]:
     """Options first, then --set NAME=VALUE on top (the same precedence and parsing as `kalkulator hitung`).
 
     The playback is the users' batch on an otherwise idle replica (no queue) unless --set load_requests_per_s says.
     """
     settings: dict[str, Value] = {"load_requests_per_s": 0}
     settings.update({k: v for k, v in chosen.items() if v is not None})
-    settings.update(parse_sets(Graph(QUANTITIES), sets))
+    settings.update(parse_sets(Graph(QUANTITIES), sets, lang))
     return settings
 
 
@@ -88,7 +90,13 @@ def _high(name: str) -> int:
     type=click.IntRange(1, MAX_STREAMED_TOKENS),
     help=f"Tokens to stream (default: output_tokens; at most {MAX_STREAMED_TOKENS:,}).",
 )
-@click.option("--lang", type=click.Choice(LANGS), default="id", show_default=True, help="Language of the sample text.")
+@click.option(
+    "--lang",
+    type=click.Choice(LANGS),
+    default=lambda: cli_lang(),
+    show_default="$KALKULATOR_LANG, else id when $LANG starts with id, else en",
+    help="Language of the sample text.",
+)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Set any input, as in `kalkulator hitung`.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the inter-token jitter.")
 @click.option(
@@ -135,7 +143,7 @@ def simulate(
         "output_tokens": output_tokens,
     }
     try:
-        values = compute(_settings(chosen, sets), catalog)
+        values = compute(_settings(chosen, sets, lang), catalog)
         playable(values)
         ttft_s = _number(values, "ttft_s", positive=False)
         tpot_ms = _number(values, "tpot_ms", positive=True)
@@ -163,20 +171,36 @@ def simulate(
     schedule = make_schedule(
         ttft_s, tpot_ms, wrap_pieces(pieces, screen.width) if screen.below else pieces, jitter, seed
     )
+    users = values["concurrent_users"]
+    if lang == "id":
+        who = f"{number(users, 0, lang)} pengguna · prompt {number(values['prompt_tokens'], 0, lang)} token"
+        idle, stopped = "replika menganggur, tanpa antrean (TTFT hitung sudah memperhitungkan beban)", " · dihentikan"
+    else:
+        who = (
+            f"{number(users, 0, lang)} user{'' if users == 1 else 's'} · "
+            f"prompt {number(values['prompt_tokens'], 0, lang)} tokens"
+        )
+        idle, stopped = "idle replica, no queue (hitung's TTFT takes the load)", " · interrupted"
     title = (
-        f"{values['model_name']} · {values['gpu_name']} · {values['quant_name']} · {values['engine']} · "
-        f"{values['concurrent_users']:g} user{'' if values['concurrent_users'] == 1 else 's'} · "
-        f"prompt {values['prompt_tokens']:g} tokens"
+        f"{values['model_name']} · {values['gpu_name']} · {values['quant_name']} · {values['engine']} · {who} · {idle}"
     )
     playback = Playback(speedup)
     try:
         play(schedule, screen, playback, wait=not no_wait)
     except KeyboardInterrupt:
         screen.finish()
-        click.echo(summary(schedule, playback, title + " · interrupted"), err=True)
+        click.echo(_fit(summary(schedule, playback, title + stopped, lang)), err=True)
         sys.exit(130)
     screen.finish()
-    click.echo(summary(schedule, None if no_wait else playback, title), err=True)
+    click.echo(_fit(summary(schedule, None if no_wait else playback, title, lang)), err=True)
+
+
+def _fit(text: str) -> str:
+    """The summary within width(): a long line continues, indented, on the next."""
+    return "\n".join(
+        "\n".join(textwrap.wrap(line, width(), subsequent_indent="  ", break_on_hyphens=False)) or line
+        for line in text.split("\n")
+    )
 
 
 @click.command("preview")
