@@ -456,7 +456,7 @@ LOAD = (
         "TTFT of one request on an idle replica",
         "Network overhead + prefill time: the first token of a request that finds the replica idle (no queue, no "
         "other decoding users), what one person trying the box feels.",
-        "Buku, Bab TTFT: TTFT ≈ waktu prefill + overhead jaringan + antrean (tanpa antrean)",
+        "Book, chapter 3: TTFT ≈ prefill time + network overhead + queue (here without the queue)",
         expr=R("network_overhead_ms") / 1000 + R("prefill_s"),
         doc_id=(
             "Overhead jaringan + waktu prefill: token pertama bagi permintaan yang mendapati replika "
