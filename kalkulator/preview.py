@@ -13,11 +13,14 @@ from importlib import resources
 from pathlib import Path
 
 from kalkulator.catalog import Catalog, load_catalog
-from kalkulator.expr import AND, MAX, Node, R, names_in
+from kalkulator.domain import Domain
+from kalkulator.expr import AND, EQ, IF, MAX, Node, R, names_in, safe_div
 from kalkulator.graph import Graph
 from kalkulator.js import columns_js, program_js, runtime_js, to_js
 from kalkulator.preview_measured import published_near
 from kalkulator.quantities import QUANTITIES
+from kalkulator.quantities.domains import domain_of
+from kalkulator.quantities.speed import moe_weight_read_ms
 from kalkulator.scenario import ScenarioError, resolve
 from kalkulator.simulate import (
     CHAT_OK_TOK_S,
@@ -44,13 +47,21 @@ PICKS = (
     ("output", "output_tokens"),
 )
 NUMBER_PICKS = ("n_gpus", "concurrent_users", "prompt_tokens", "output_tokens")
-# The quantities each panel shows (each with data-name and data-value), in this order.
-SHOWN = (
-    "status_text",
-    "ttft_s",
+# The quantities each panel shows (each with data-name and data-value): the key figures of its card first (what
+# one person feels on an idle replica, and the money beside it), then the folded table.
+KEY_SHOWN = (
+    "ttft_idle_s",
     "decode_tok_s",
     "tpot_ms",
+    "answer_cost_idr_per_1m_tokens",
+    "api_cost_idr_per_1m_tokens",
+)
+SHOWN = (
+    *KEY_SHOWN,
+    "api_name",
+    "ttft_s",
     "e2e_latency_s",
+    "prefill_s",
     "prefill_tok_s",
     "throughput_tok_s",
     "concurrent_users",
@@ -64,14 +75,66 @@ SHOWN = (
     "fits_in_vram",
     "max_concurrent_users",
 )
+USERS = R("concurrent_users")
+# The decode step's parts (ms): its bound (weight and KV reads, or compute), the offloaded weights read from system
+# RAM, the engine's fixed cost (per layer, and attention per user) and the multi-GPU exchanges; they add up to
+# decode_step_ms (kalkulator.quantities.speed.decode_step).
+_MEMORY_LINE = (
+    R("memory_bound_step_base_ms")
+    + R("memory_bound_step_per_user_ms") * USERS
+    + safe_div(moe_weight_read_ms(USERS), R("decode_efficiency_frac"))
+)
+_COMPUTE_LINE = R("compute_bound_step_base_ms") + R("compute_bound_step_per_user_ms") * USERS
+_LINK_MS = R("multi_gpu_step_ms") + USERS * R("multi_gpu_per_user_ms")
+_HOST_MS = IF(
+    _MEMORY_LINE >= _COMPUTE_LINE,
+    safe_div(
+        R("weights_read_gb_per_token") * R("cpu_offload_frac") * 1000,
+        R("host_mem_bandwidth_gbs") * R("decode_efficiency_frac"),
+    ),
+    0,
+)
+_BOUND_MS = R("decode_step_ms") - R("decode_overhead_ms") - _LINK_MS - _HOST_MS
+_PREFILL_BUSY = MAX(R("prefill_compute_s"), R("prefill_memory_s")) * R("prefill_pipeline_ratio")
+_PREFILL_ALL = _PREFILL_BUSY + R("prefill_exchange_s")
 # Page-only values, written as trees over the graph like any formula: the stream's own length (first token at
-# TTFT, then n−1 gaps of TPOT; kalkulator.simulate.stream_seconds), which the live clock counts toward, and
-# whether the setup can run at all (a missed latency target still streams, so it can be felt).
+# TTFT, then n−1 gaps of TPOT; kalkulator.simulate.stream_seconds), on an idle replica and with the queue at the
+# workload's load; whether the setup can run at all (a missed latency target still streams, so it can be felt);
+# the page's status (a refusal or an input out of range, else OK: fleet and price caveats are `plan`'s); and the
+# share of the decode step and of the prefill each bound takes.
 PAGE_EXPRS: dict[str, Node] = {
-    "stream_s": R("ttft_s") + MAX(R("output_tokens") - 1, 0) * R("tpot_ms") / 1000,
+    "stream_s": R("ttft_idle_s") + MAX(R("output_tokens") - 1, 0) * R("tpot_ms") / 1000,
+    "ttft_load_s": R("ttft_s") + R("network_overhead_ms") / 1000,
+    "queue_wait_s": R("ttft_s") + R("network_overhead_ms") / 1000 - R("ttft_idle_s"),
+    "stream_load_s": R("ttft_s")
+    + R("network_overhead_ms") / 1000
+    + MAX(R("output_tokens") - 1, 0) * R("tpot_at_load_ms") / 1000,
     "streams_flag": AND(
         R("usable_hardware_flag"), R("engine_backend_flag"), R("engine_format_flag"), R("fits_in_vram")
     ),
+    "page_status_text": IF(
+        AND(
+            R("usable_hardware_flag"),
+            R("engine_backend_flag"),
+            R("engine_format_flag"),
+            R("fits_in_vram"),
+            EQ(R("input_check_text"), "OK"),
+        ),
+        "OK",
+        R("status_text"),
+    ),
+    "decode_memory_frac": IF(_MEMORY_LINE >= _COMPUTE_LINE, safe_div(_BOUND_MS, R("decode_step_ms")), 0),
+    "decode_compute_frac": IF(_MEMORY_LINE >= _COMPUTE_LINE, 0, safe_div(_BOUND_MS, R("decode_step_ms"))),
+    "decode_host_frac": safe_div(_HOST_MS, R("decode_step_ms")),
+    "decode_engine_frac": safe_div(R("decode_overhead_ms"), R("decode_step_ms")),
+    "decode_link_frac": safe_div(_LINK_MS, R("decode_step_ms")),
+    "prefill_compute_frac": IF(
+        R("prefill_compute_s") >= R("prefill_memory_s"), safe_div(_PREFILL_BUSY, _PREFILL_ALL), 0
+    ),
+    "prefill_memory_frac": IF(
+        R("prefill_compute_s") >= R("prefill_memory_s"), 0, safe_div(_PREFILL_BUSY, _PREFILL_ALL)
+    ),
+    "prefill_link_frac": safe_div(R("prefill_exchange_s"), _PREFILL_ALL),
 }
 JITTER, SEED, JITTER_GAPS = 0.15, 0, 1000
 DEFAULT_PANELS = (
@@ -100,6 +163,17 @@ def base_settings(catalog: Catalog, graph: Graph, notes: list[str] | None = None
     return resolve(graph, catalog, chosen)
 
 
+def domain_data(domain: Domain) -> dict:
+    """A typed number's domain as the page checks it (the CLI's bounds, and its English wording of them)."""
+    return {
+        "low": domain.low,
+        "high": domain.high,
+        "integer": domain.integer,
+        "above": domain.above,
+        "describe": domain.describe(),
+    }
+
+
 def page_data(catalog: Catalog, graph: Graph, notes: list[str] | None = None) -> dict:
     """Everything the page needs besides the compiled formulas: choices, labels, defaults and pacing data."""
     base = base_settings(catalog, graph, notes)
@@ -117,6 +191,9 @@ def page_data(catalog: Catalog, graph: Graph, notes: list[str] | None = None) ->
         "options": options,
         "base": {k: v for k, v in base.items() if k in graph and graph[k].is_input},
         "shown": list(SHOWN),
+        "key_shown": list(KEY_SHOWN),
+        "page_values": list(PAGE_EXPRS),
+        "domains": {name: domain_data(domain_of(graph[name])) for name in NUMBER_PICKS},
         "labels": {n: {"id": graph[n].label_id, "en": graph[n].label_en, "unit": graph[n].unit.label} for n in SHOWN},
         "pick_labels": {key: {"id": graph[n].label_id, "en": graph[n].label_en} for key, n in PICKS},
         "defaults": [d for d in DEFAULT_PANELS if all(d[k] in options[k] for k in ("model", "gpu", "quant", "engine"))],

@@ -450,6 +450,21 @@ LOAD = (
         ),
         source_id=("Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024); buku, bab 3: TTFT ≈ prefill + antrean"),
     ),
+    Quantity(
+        "ttft_idle_s",
+        "TTFT satu permintaan di replika menganggur",
+        "TTFT of one request on an idle replica",
+        "Network overhead + prefill time: the first token of a request that finds the replica idle (no queue, no "
+        "other decoding users), what one person trying the box feels.",
+        "Book, chapter 3: TTFT ≈ prefill time + network overhead + queue (here without the queue)",
+        expr=R("network_overhead_ms") / 1000 + R("prefill_s"),
+        doc_id=(
+            "Overhead jaringan + waktu prefill: token pertama bagi permintaan yang mendapati replika "
+            "menganggur (tanpa antrean, tanpa pengguna lain yang sedang decode), yang dirasakan satu orang "
+            "yang mencoba mesin ini."
+        ),
+        source_id="Buku, bab 3: TTFT ≈ waktu prefill + overhead jaringan + antrean (di sini tanpa antrean)",
+    ),
 )
 
 SLA = (
