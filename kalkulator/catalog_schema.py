@@ -1450,6 +1450,17 @@ WORKLOAD = Schema(
             doc_id="Pilih 'on' bila beban kerja bisa menunggu (jam) API batch penyedia, sehingga diskon batch "
             "berlaku untuk setiap API yang punya; dari profil beban kerja ('on' untuk batch summarisation).",
         ),
+        _num(
+            "arrival_cv_ratio",
+            ("Keragaman kedatangan (CV)", "Arrival burstiness (CV)"),
+            0,
+            100,
+            plausible=(0.5, 5, "coefficient of variation of inter-arrival times"),
+            doc="Coefficient of variation of the time between requests (1 = Poisson: many independent users; above "
+            "1 = bursty traffic). It scales the queue wait by CV² (Allen–Cunneen); from the workload preset.",
+            doc_id="Koefisien variasi jarak antar-permintaan (1 = Poisson: banyak pengguna independen; di atas 1 = "
+            "lalu lintas bergerombol). Mengalikan waktu antre dengan CV² (Allen–Cunneen); dari profil beban kerja.",
+        ),
         *_SOURCE,
     ),
     "Profil beban kerja",

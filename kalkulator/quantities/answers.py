@@ -50,8 +50,12 @@ SPEED_ANSWERS = (
     ("ttft_s", "TTFT (waktu ke token pertama)", "TTFT (time to first token)"),
     ("ttft_fast_s", "TTFT, ujung cepat", "TTFT, fast end"),
     ("ttft_slow_s", "TTFT, ujung lambat", "TTFT, slow end"),
+    ("ttft_p95_s", "TTFT persentil ke-95", "TTFT, 95th percentile"),
+    ("ttft_p99_s", "TTFT persentil ke-99", "TTFT, 99th percentile"),
     ("tpot_ms", "TPOT (waktu per token output)", "TPOT (time per output token)"),
     ("tpot_at_load_ms", "TPOT pada beban", "TPOT at load"),
+    ("tpot_p95_ms", "TPOT persentil ke-95", "TPOT, 95th percentile"),
+    ("tpot_p99_ms", "TPOT persentil ke-99", "TPOT, 99th percentile"),
     (
         "sla_max_concurrent_users",
         "Pengguna bersamaan dalam target (per replika)",

@@ -8,7 +8,7 @@ from the peak load and the latency targets. Everything is closed-form so the wor
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, EQ, IF, MAX, MIN, NOT, OR, ROUND, ROUNDDOWN, ROUNDUP, Msg, Node, R, safe_div
+from kalkulator.expr import AND, EQ, IF, LN, MAX, MIN, NOT, OR, ROUND, ROUNDDOWN, ROUNDUP, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
 from kalkulator.quantities.speed import (
     QUEUE_UNBOUNDED,
@@ -21,6 +21,8 @@ from kalkulator.quantities.speed import (
 
 BOOK_BATCH = "Buku, Bab 11: continuous batching"
 QUEUE = "M/D/1 queue on prefill (DistServe, Zhong et al. 2024); Little's law for decoding users"
+PCT = "Allen–Cunneen G/D/1 mean wait (c_a² × M/D/1) with an exponential tail P(W > t) = ρ·exp(−t·ρ ÷ W̄)"
+PCT_ID = "Rata-rata tunggu G/D/1 Allen–Cunneen (c_a² × M/D/1) dengan ekor eksponensial P(W > t) = ρ·exp(−t·ρ ÷ W̄)"
 ROOFLINE = "Roofline model per request: weights once per step shared by the batch, every sequence's KV, all FLOPs"
 
 
@@ -66,15 +68,80 @@ def batch_at(load: Node) -> Node:
     )
 
 
-def queue_ttft(prefill: Node, service: Node) -> Node:
-    """TTFT (s) at the replica's load for a prefill time D and service time S: D(2 − λ(2S − D)) ÷ (2(1 − λ(S − D))
-    (1 − λS)); the prefill stretched by the decode work sharing the replica plus the M/D/1 wait."""
+def queue_parts(prefill: Node, service: Node) -> tuple[Node, Node]:
+    """(stretched prefill, M/D/1 wait) at the replica's load for a prefill time D and service time S, d = S − D:
+    D ÷ (1 − λd) and λD² ÷ (2(1 − λd)(1 − λS)); their sum is D(2 − λ(2S − D)) ÷ (2(1 − λ(S − D))(1 − λS))."""
     load = R("load_requests_per_s")
+    stretch = 1 - load * (service - prefill)
+    return prefill / stretch, load * prefill**2 / (2 * stretch * (1 - load * service))
+
+
+def queue_ttft(prefill: Node, service: Node) -> Node:
+    """Mean TTFT (s): the stretched prefill + the M/D/1 wait × c_a² (Allen–Cunneen for G/D/1 arrivals of
+    coefficient of variation c_a; c_a = 1 gives the M/D/1 queue of DistServe)."""
+    stretched, wait = queue_parts(prefill, service)
+    return IF(R("load_requests_per_s") * service < 1, stretched + R("arrival_cv_ratio") ** 2 * wait, QUEUE_UNBOUNDED)
+
+
+def queue_ttft_pct(prefill: Node, service: Node, pct: float | Node) -> Node:
+    """TTFT (s) at percentile `pct`: stretched prefill + the wait's exponential tail P(W > t) = ρ·exp(−t·ρ ÷ W̄)
+    (W̄ the Allen–Cunneen mean wait, so the conditional wait has mean W̄ ÷ ρ = c_a²·S' ÷ (2(1 − ρ))):
+    t_p = W̄ ÷ ρ × ln(ρ ÷ (1 − p)) when ρ > 1 − p, else 0."""
+    stretched, wait = queue_parts(prefill, service)
+    rho = R("load_requests_per_s") * service
+    tail = safe_div(R("arrival_cv_ratio") ** 2 * wait, rho) * LN(MAX(1, rho / MAX(1e-9, 1 - pct / 100)))
+    return IF(rho < 1, stretched + tail, QUEUE_UNBOUNDED)
+
+
+def ttft_root(wait_per_load: Node, wait_fixed: Node) -> Node:
+    """Smaller root λ of T(1 − λd)(1 − λS) = D(1 − λS) + λ·a + b (T the TTFT target, D and S the slow-end prefill
+    and service, d = S − D): the largest load whose TTFT meets the target when the wait is λa ÷ ((1 − λd)(1 − λS))
+    + b ÷ ((1 − λd)(1 − λS)). 2C ÷ (B + √(B² − 4AC)), A = TdS, B = T(d + S) − DS + a, C = T − D − b; 0 when C ≤ 0."""
+    t, d, s = R("sla_ttft_s"), R("sla_prefill_s"), R("sla_service_s")
+    a_ = t * (s - d) * s
+    b_ = t * (2 * s - d) - d * s + wait_per_load
+    c_ = t - d - wait_fixed
     return IF(
-        load * service < 1,
-        prefill * (2 - load * (2 * service - prefill)) / (2 * (1 - load * (service - prefill)) * (1 - load * service)),
-        QUEUE_UNBOUNDED,
+        c_ > 0,
+        safe_div(2 * c_, b_ + MAX(0, b_**2 - 4 * a_ * c_) ** 0.5, R("max_requests_per_s")),
+        0,
     )
+
+
+def _pct_terms() -> tuple[Node, Node, Node, Node, Node, Node]:
+    """T, D, S, d = S − D, k = c_a²D² ÷ (2S) and 1 − p of the percentile sizing (slow-end prefill and service)."""
+    t, d, s = R("sla_ttft_s"), R("sla_prefill_s"), R("sla_service_s")
+    k = safe_div(R("arrival_cv_ratio") ** 2 * d**2, 2 * s)
+    return t, d, s, s - d, k, MAX(1e-9, 1 - R("sla_percentile_pct") / 100)
+
+
+def pct_gap(load: Node) -> Node:
+    """F(λ) = (1 − λS)(T(1 − λd) − D) − k·ln(max(1, λS ÷ (1 − p))): TTFT at the percentile meets the target T while
+    F ≥ 0 (the percentile formula times (1 − λd)(1 − λS)); F falls with λ and is convex above λS = 1 − p."""
+    t, d, s, dd, k, q = _pct_terms()
+    return (1 - load * s) * (t * (1 - load * dd) - d) - k * LN(MAX(1, load * s / q))
+
+
+def pct_newton(load: Node) -> Node:
+    """One Newton step on F from a load at or below its root: λ + F ÷ (−F′), F′ = −S(T(1 − λd) − D) − Td(1 − λS) −
+    k ÷ λ. F being convex and falling there, the step stays at or below the root (0 stays 0)."""
+    t, d, s, dd, k, _q = _pct_terms()
+    slope = s * (t * (1 - load * dd) - d) + t * dd * (1 - load * s) + safe_div(k, load)
+    return IF(load > 0, load + safe_div(pct_gap(load), slope), 0)
+
+
+# z of the standard normal at p50, p95, p99 (any statistics table: Φ(1.6449) = 0.95, Φ(2.3263) = 0.99).
+NORMAL_Z = {50: 0.0, 95: 1.6449, 99: 2.3263}
+
+
+def tpot_pct(z: float) -> Node:
+    """TPOT (ms) when the decoding users are z standard deviations above their mean: users N = arrivals within one
+    answer's decode time, whose variance for renewal arrivals is ≈ c_a² × mean (Cox 1962, the counting process'
+    index of dispersion), N_p = mean + z·c_a·√mean within the largest batch; the TPOT at load scaled by step(N_p) ÷
+    step(mean)."""
+    users = R("concurrent_users")
+    high = MIN(R("serving_batch_users"), users + z * R("arrival_cv_ratio") * users**0.5)
+    return R("tpot_at_load_ms") * safe_div(decode_step(MAX(users, high)), decode_step(users), 1)
 
 
 def _whole(x: Node) -> Node:
@@ -467,6 +534,120 @@ LOAD = (
     ),
 )
 
+PCT_OUT = (
+    Quantity(
+        "sla_percentile_pct",
+        "Persentil target TTFT",
+        "Percentile of the TTFT target",
+        'The share of requests that must meet the TTFT target at the peak (95: "p95 TTFT ≤ target", the usual '
+        "form of a latency promise; the fleet also meets the target on average).",
+        "Assumption: latency objectives are written as percentiles (Google SRE Book, ch. 4 Service Level "
+        "Objectives: 'use percentiles', e.g. 99 % of requests under 100 ms)",
+        default=95,
+        doc_id=(
+            'Porsi permintaan yang harus memenuhi target TTFT saat puncak (95: "p95 TTFT ≤ target", bentuk '
+            "lazim janji latensi; armada juga memenuhi target rata-rata)."
+        ),
+        source_id="Asumsi: sasaran latensi ditulis sebagai persentil (Google SRE Book, bab 4 Service Level Objectives)",
+    ),
+    Quantity(
+        "ttft_p50_s",
+        "TTFT persentil ke-50",
+        "TTFT, 50th percentile",
+        "TTFT that 50 % of requests meet at this load: the stretched prefill + the wait's exponential tail "
+        "(mean wait × c_a² ÷ ρ × ln(ρ ÷ (1 − 0.5)), 0 when ρ ≤ 0.5). Checked against a simulated "
+        "queue in docs/accuracy.md.",
+        PCT,
+        expr=queue_ttft_pct(R("prefill_s"), R("service_s"), 50),
+        doc_id=(
+            "TTFT yang dipenuhi 50 % permintaan pada beban ini: prefill yang diperpanjang + ekor eksponensial "
+            "waktu tunggu (rata-rata tunggu × c_a² ÷ ρ × ln(ρ ÷ (1 − 0.5)), 0 bila ρ ≤ 0.5). "
+            "Diperiksa terhadap simulasi antrean di docs/accuracy.md."
+        ),
+        source_id=PCT_ID,
+    ),
+    Quantity(
+        "ttft_p95_s",
+        "TTFT persentil ke-95",
+        "TTFT, 95th percentile",
+        "TTFT that 95 % of requests meet at this load: the stretched prefill + the wait's exponential tail "
+        "(mean wait × c_a² ÷ ρ × ln(ρ ÷ (1 − 0.95)), 0 when ρ ≤ 0.05). Checked against a simulated "
+        "queue in docs/accuracy.md.",
+        PCT,
+        expr=queue_ttft_pct(R("prefill_s"), R("service_s"), 95),
+        doc_id=(
+            "TTFT yang dipenuhi 95 % permintaan pada beban ini: prefill yang diperpanjang + ekor eksponensial "
+            "waktu tunggu (rata-rata tunggu × c_a² ÷ ρ × ln(ρ ÷ (1 − 0.95)), 0 bila ρ ≤ 0.05). "
+            "Diperiksa terhadap simulasi antrean di docs/accuracy.md."
+        ),
+        source_id=PCT_ID,
+    ),
+    Quantity(
+        "ttft_p99_s",
+        "TTFT persentil ke-99",
+        "TTFT, 99th percentile",
+        "TTFT that 99 % of requests meet at this load: the stretched prefill + the wait's exponential tail "
+        "(mean wait × c_a² ÷ ρ × ln(ρ ÷ (1 − 0.99)), 0 when ρ ≤ 0.01). Checked against a simulated "
+        "queue in docs/accuracy.md.",
+        PCT,
+        expr=queue_ttft_pct(R("prefill_s"), R("service_s"), 99),
+        doc_id=(
+            "TTFT yang dipenuhi 99 % permintaan pada beban ini: prefill yang diperpanjang + ekor eksponensial "
+            "waktu tunggu (rata-rata tunggu × c_a² ÷ ρ × ln(ρ ÷ (1 − 0.99)), 0 bila ρ ≤ 0.01). "
+            "Diperiksa terhadap simulasi antrean di docs/accuracy.md."
+        ),
+        source_id=PCT_ID,
+    ),
+    Quantity(
+        "tpot_p50_ms",
+        "TPOT persentil ke-50",
+        "TPOT, 50th percentile",
+        "TPOT at load when the decoding users are at their 50th percentile: mean + 0 × c_a × √mean (the "
+        "users are the arrivals within one answer's decode, variance ≈ c_a² × mean), within the largest batch. An "
+        "upper bound: a request's TPOT averages the batch over its whole answer.",
+        "Cox 1962 (Renewal Theory: variance of renewal counts ≈ c_a² × mean); Little's law; " + QUEUE,
+        expr=tpot_pct(NORMAL_Z[50]),
+        doc_id=(
+            "TPOT pada beban saat pengguna yang sedang decode berada di persentil ke-50: rata-rata + 0 × c_a × "
+            "√rata-rata (pengguna = kedatangan selama decode satu jawaban, varians ≈ c_a² × rata-rata), dalam "
+            "batch terbesar. Batas atas: TPOT satu permintaan merata-ratakan batch sepanjang jawabannya."
+        ),
+        source_id="Cox 1962 (Renewal Theory: varians hitungan renewal ≈ c_a² × rata-rata); hukum Little",
+    ),
+    Quantity(
+        "tpot_p95_ms",
+        "TPOT persentil ke-95",
+        "TPOT, 95th percentile",
+        "TPOT at load when the decoding users are at their 95th percentile: mean + 1.645 × c_a × √mean (the "
+        "users are the arrivals within one answer's decode, variance ≈ c_a² × mean), within the largest batch. An "
+        "upper bound: a request's TPOT averages the batch over its whole answer.",
+        "Cox 1962 (Renewal Theory: variance of renewal counts ≈ c_a² × mean); Little's law; " + QUEUE,
+        expr=tpot_pct(NORMAL_Z[95]),
+        doc_id=(
+            "TPOT pada beban saat pengguna yang sedang decode berada di persentil ke-95: rata-rata + 1.645 × c_a × "
+            "√rata-rata (pengguna = kedatangan selama decode satu jawaban, varians ≈ c_a² × rata-rata), dalam "
+            "batch terbesar. Batas atas: TPOT satu permintaan merata-ratakan batch sepanjang jawabannya."
+        ),
+        source_id="Cox 1962 (Renewal Theory: varians hitungan renewal ≈ c_a² × rata-rata); hukum Little",
+    ),
+    Quantity(
+        "tpot_p99_ms",
+        "TPOT persentil ke-99",
+        "TPOT, 99th percentile",
+        "TPOT at load when the decoding users are at their 99th percentile: mean + 2.326 × c_a × √mean (the "
+        "users are the arrivals within one answer's decode, variance ≈ c_a² × mean), within the largest batch. An "
+        "upper bound: a request's TPOT averages the batch over its whole answer.",
+        "Cox 1962 (Renewal Theory: variance of renewal counts ≈ c_a² × mean); Little's law; " + QUEUE,
+        expr=tpot_pct(NORMAL_Z[99]),
+        doc_id=(
+            "TPOT pada beban saat pengguna yang sedang decode berada di persentil ke-99: rata-rata + 2.326 × c_a × "
+            "√rata-rata (pengguna = kedatangan selama decode satu jawaban, varians ≈ c_a² × rata-rata), dalam "
+            "batch terbesar. Batas atas: TPOT satu permintaan merata-ratakan batch sepanjang jawabannya."
+        ),
+        source_id="Cox 1962 (Renewal Theory: varians hitungan renewal ≈ c_a² × rata-rata); hukum Little",
+    ),
+)
+
 SLA = (
     Quantity(
         "ttft_fast_s",
@@ -529,36 +710,109 @@ SLA = (
         source_id="kalkulator accuracy (satu perangkat disisihkan, baris prompt)",
     ),
     Quantity(
-        "sla_ttft_requests_per_s",
-        "Beban maksimum untuk target TTFT",
-        "Largest load within the TTFT target",
-        "Load at which TTFT reaches its target (the smaller root of the TTFT formula set equal to the target); "
-        "0 when even an idle replica is slower. Sized with the prefill at the slow end of its error band.",
-        QUEUE,
+        "sla_ttft_mean_requests_per_s",
+        "Beban maksimum untuk target TTFT (rata-rata)",
+        "Largest load within the TTFT target (mean)",
+        "Load at which the mean TTFT reaches its target (the smaller root of the TTFT formula set equal to the "
+        "target, the wait × c_a²); 0 when even an idle replica is slower. Sized with the prefill at the slow end of "
+        "its error band.",
+        QUEUE + "; " + PCT,
+        expr=ttft_root(R("arrival_cv_ratio") ** 2 * R("sla_prefill_s") ** 2 / 2, 0),
+        doc_id=(
+            "Beban saat TTFT rata-rata mencapai targetnya (akar terkecil rumus TTFT yang disamakan dengan "
+            "target, waktu tunggu × c_a²); 0 bila replika yang menganggur pun lebih lambat."
+        ),
+        source_id="Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024); " + PCT_ID,
+    ),
+    Quantity(
+        "sla_ttft_pct_start_requests_per_s",
+        "Beban untuk target TTFT persentil, titik awal",
+        "Load within the percentile TTFT target, start",
+        "0 when the target is not above the slow-end prefill. Else, when F(λ) (the percentile's gap to the target) "
+        "is ≤ 0 at ρ = 1 − p, the root of TTFT = target without the tail (the percentile does not wait there); "
+        "otherwise the larger of that point and the root with ln(ρ ÷ (1 − p)) taken at ρ = 1: both at or below the "
+        "load sought, where Newton's steps start.",
+        PCT,
         expr=IF(
             R("sla_ttft_s") > R("sla_prefill_s"),
-            safe_div(
-                4 * (R("sla_ttft_s") - R("sla_prefill_s")),
-                (2 * R("sla_ttft_s") - R("sla_prefill_s")) * (2 * R("sla_service_s") - R("sla_prefill_s"))
-                + MAX(
-                    0,
-                    ((2 * R("sla_ttft_s") - R("sla_prefill_s")) * (2 * R("sla_service_s") - R("sla_prefill_s"))) ** 2
-                    - 16
-                    * R("sla_ttft_s")
-                    * (R("sla_service_s") - R("sla_prefill_s"))
-                    * R("sla_service_s")
-                    * (R("sla_ttft_s") - R("sla_prefill_s")),
-                )
-                ** 0.5,
-                R("max_requests_per_s"),
+            IF(
+                pct_gap(_pct_terms()[5] / R("sla_service_s")) <= 0,
+                ttft_root(0, 0),
+                MAX(
+                    _pct_terms()[5] / R("sla_service_s"),
+                    ttft_root(0, _pct_terms()[4] * LN(1 / _pct_terms()[5])),
+                ),
             ),
             0,
         ),
         doc_id=(
-            "Beban saat TTFT mencapai targetnya (akar terkecil rumus TTFT yang disamakan dengan "
-            "target); 0 bila replika yang menganggur pun lebih lambat."
+            "0 bila target tidak di atas prefill ujung lambat. Selain itu, bila F(λ) (selisih persentil terhadap "
+            "target) ≤ 0 pada ρ = 1 − p, akar TTFT = target tanpa ekor (persentil itu tidak menunggu); bila tidak, "
+            "yang lebih besar dari titik itu dan akar dengan ln(ρ ÷ (1 − p)) pada ρ = 1: keduanya sama atau di "
+            "bawah beban yang dicari, titik awal langkah Newton."
         ),
-        source_id="Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024)",
+        source_id=PCT_ID,
+    ),
+    Quantity(
+        "sla_ttft_pct_newton1_requests_per_s",
+        "Beban untuk target TTFT persentil, langkah Newton 1",
+        "Load within the percentile TTFT target, Newton step 1",
+        "One Newton step on F from the load above: at or below the root, closer to it.",
+        PCT,
+        expr=pct_newton(R("sla_ttft_pct_start_requests_per_s")),
+        doc_id="Satu langkah Newton pada F dari beban di atas: sama atau di bawah akarnya, makin dekat.",
+        source_id=PCT_ID,
+    ),
+    Quantity(
+        "sla_ttft_pct_newton2_requests_per_s",
+        "Beban untuk target TTFT persentil, langkah Newton 2",
+        "Load within the percentile TTFT target, Newton step 2",
+        "One Newton step on F from the load above: at or below the root, closer to it.",
+        PCT,
+        expr=pct_newton(R("sla_ttft_pct_newton1_requests_per_s")),
+        doc_id="Satu langkah Newton pada F dari beban di atas: sama atau di bawah akarnya, makin dekat.",
+        source_id=PCT_ID,
+    ),
+    Quantity(
+        "sla_ttft_pct_newton3_requests_per_s",
+        "Beban untuk target TTFT persentil, langkah Newton 3",
+        "Load within the percentile TTFT target, Newton step 3",
+        "One Newton step on F from the load above: at or below the root, closer to it.",
+        PCT,
+        expr=pct_newton(R("sla_ttft_pct_newton2_requests_per_s")),
+        doc_id="Satu langkah Newton pada F dari beban di atas: sama atau di bawah akarnya, makin dekat.",
+        source_id=PCT_ID,
+    ),
+    Quantity(
+        "sla_ttft_pct_requests_per_s",
+        "Beban maksimum untuk target TTFT persentil",
+        "Largest load within the percentile TTFT target",
+        "A fourth Newton step: at or below the load where TTFT at the chosen percentile (sla_percentile_pct) equals "
+        "the target (within 0.1 % of it for percentiles up to 99), so the fleet it sizes meets it.",
+        PCT,
+        expr=MIN(R("max_requests_per_s"), pct_newton(R("sla_ttft_pct_newton3_requests_per_s"))),
+        doc_id=(
+            "Langkah Newton keempat: sama atau di bawah beban saat TTFT pada persentil yang dipilih "
+            "(sla_percentile_pct) sama dengan target (dalam 0,1 % untuk persentil sampai 99), jadi armadanya "
+            "memenuhinya."
+        ),
+        source_id=PCT_ID,
+    ),
+    Quantity(
+        "sla_ttft_requests_per_s",
+        "Beban maksimum untuk target TTFT",
+        "Largest load within the TTFT target",
+        "The smaller of the loads where the mean TTFT and TTFT at the chosen percentile reach the target: the "
+        "promise holds at that percentile and on average (at a light load the 95th percentile can lie below the "
+        "mean, when most requests do not wait).",
+        QUEUE + "; " + PCT,
+        expr=MIN(R("sla_ttft_mean_requests_per_s"), R("sla_ttft_pct_requests_per_s")),
+        doc_id=(
+            "Yang lebih kecil dari beban saat TTFT rata-rata dan TTFT pada persentil yang dipilih mencapai target: "
+            "janji berlaku pada persentil itu dan rata-rata (pada beban ringan persentil ke-95 bisa di bawah "
+            "rata-rata, bila kebanyakan permintaan tidak menunggu)."
+        ),
+        source_id="Antrean M/D/1 pada prefill (DistServe, Zhong dkk. 2024); " + PCT_ID,
     ),
     Quantity(
         "sla_tpot_batch_users",
@@ -903,4 +1157,4 @@ FLEET = (
     ),
 )
 
-QUANTITIES = (*REPLICA, *LOAD, *SLA, *FLEET)
+QUANTITIES = (*REPLICA, *LOAD, *PCT_OUT, *SLA, *FLEET)

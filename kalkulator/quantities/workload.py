@@ -90,6 +90,16 @@ QUANTITIES = (
         ),
     ),
     lookup(
+        "arrival_cv_ratio",
+        "workload",
+        "arrival_cv_ratio",
+        fallback=1,
+        doc_id=(
+            "Koefisien variasi jarak antar-kedatangan permintaan (1 = Poisson, banyak pengguna independen; di "
+            "atas 1 = lalu lintas bergerombol), dari profil beban kerja."
+        ),
+    ),
+    lookup(
         "tool_definition_tokens",
         "workload",
         "tool_definition_tokens",
