@@ -15,6 +15,7 @@ from kalkulator.arrays import MISSING, evaluate_many, is_array
 from kalkulator.catalog import FORMULA_START, Catalog, CsvFileError, iter_records
 from kalkulator.expr import Value, XlError
 from kalkulator.graph import Graph
+from kalkulator.progress import steps
 from kalkulator.quantities.base import NO_CHOICE
 from kalkulator.scenario import INPUT_CHECK, ScenarioError, check_inputs, parse_value, resolve
 from kalkulator.textout import json_text
@@ -108,7 +109,7 @@ def _chunks(
 ) -> Iterator[list]:
     """The resolved rows of `path`, CHUNK_ROWS at a time (each a (line, settings) pair when `with_lines`)."""
     chunk: list = []
-    for line, settings in scenario_rows(graph, catalog, path, base):
+    for line, settings in steps(scenario_rows(graph, catalog, path, base), path.name):
         chunk.append((line, settings) if with_lines else settings)
         if len(chunk) == CHUNK_ROWS:
             yield chunk

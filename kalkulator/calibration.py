@@ -27,6 +27,7 @@ from kalkulator.catalog import Catalog
 from kalkulator.files import MB, FileReadError, read_bounded
 from kalkulator.measurements import SPLIT_MODES
 from kalkulator.paths import CALIBRATION_DIR
+from kalkulator.progress import steps
 
 BOOK_EFFICIENCY = 0.6  # the book's rule: tok/s ≈ 0.6 × bandwidth ÷ model bytes (Bab 12.2)
 BAND = (0.10, 0.90)  # quantiles of held-out residuals that make the uncertainty band
@@ -697,7 +698,7 @@ def calibrate(data: pd.DataFrame, min_devices: int = 3) -> Report:
     fits = fit_groups(data, min_devices)
     residual = np.full(len(data), np.nan)
     held = np.zeros(len(data), dtype=bool)
-    for device in data["device"].unique():
+    for device in steps(data["device"].unique(), "held-out fits (one device left out)"):
         mine = (data["device"] == device).to_numpy()
         others = fit_groups(data[~mine], min_devices)
         for group in {(b, e) for b, e in zip(data[mine]["group"], data[mine]["era"], strict=True)}:

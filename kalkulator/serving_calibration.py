@@ -23,6 +23,7 @@ from kalkulator.measurements import NVLINK_ALLREDUCE_US
 from kalkulator.measurements import SERVING_ENGINE as ENGINE
 from kalkulator.measurements import SERVING_RUN_SETTINGS as RUN_SETTINGS
 from kalkulator.paths import CALIBRATION_DIR
+from kalkulator.progress import steps
 from kalkulator.quantities import QUANTITIES
 from kalkulator.scenario import resolve
 
@@ -109,7 +110,7 @@ def calibrate_serving(catalog: Catalog, folder: Path = CALIBRATION_DIR) -> Servi
     runs = load_runs(folder)
     predict = Predictor(catalog)
     residuals = np.empty(len(runs))
-    for shape in sorted({r.shape for r in runs}):
+    for shape in steps(sorted({r.shape for r in runs}), "serving fits (one shape left out)"):
         train = [r for r in runs if r.shape != shape]
         test = [i for i, r in enumerate(runs) if r.shape == shape]
         params = fit(train, predict)

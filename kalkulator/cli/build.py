@@ -19,6 +19,7 @@ from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail
 from kalkulator.files import MB, FileReadError, check_regular
 from kalkulator.paths import default_out_dir
 from kalkulator.preview import render as render_preview
+from kalkulator.progress import steps
 from kalkulator.scenario import ScenarioError
 from kalkulator.staging import OutputError, check_outputs, leftovers, write_outputs
 from kalkulator.workbook.plan import load_plan
@@ -110,7 +111,7 @@ def build_cmd(lang: str, out_dir: Path, check: bool, catalog_dir: Path | None) -
     outputs: dict[str, bytes] = {}
     contents: dict[str, str] = {}  # file → what it holds, for the closing line
     preview = forked.start(_preview, catalog) if lang == "all" else None  # the page on the other core
-    for code in langs:
+    for code in steps(langs, "workbooks"):
         try:
             built = build(code, catalog)
         except ValueError as exc:
