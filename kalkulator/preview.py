@@ -45,8 +45,9 @@ PICKS = (
     ("users", "concurrent_users"),
     ("prompt", "prompt_tokens"),
     ("output", "output_tokens"),
+    ("offload", "cpu_offload_frac"),
 )
-NUMBER_PICKS = ("n_gpus", "concurrent_users", "prompt_tokens", "output_tokens")
+NUMBER_PICKS = ("n_gpus", "concurrent_users", "prompt_tokens", "output_tokens", "cpu_offload_frac")
 # The quantities each panel shows (each with data-name and data-value): the key figures of its card first (what
 # one person feels on an idle replica, and the money beside it), then the folded table.
 KEY_SHOWN = (

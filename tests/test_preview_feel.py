@@ -183,3 +183,23 @@ def test_two_stream_boxes_are_seen_at_once_on_a_phone(page, tmp_path):
     assert len(texts) == 2
     for left, top, w, h in texts:  # both wholly inside the first screen
         assert left >= 0 and left + w <= width and top >= 0 and top + h <= height, (texts, width, height)
+
+
+def test_the_offload_control_moves_layers_to_system_ram_as_hitung_does(page, tmp_path):
+    """A 70B Q4_K_M does not fit a 24 GB card; with 70 % of its weights in system RAM it does, and runs at the speed
+    hitung gives for the same share, slower than the same setup with less offloaded (RAM is the slower memory)."""
+    setup = {"model": "Llama-3.1-70B", "gpu": "RTX 4090 24GB", "quant": "Q4_K_M", "engine": "llama.cpp", "users": 1}
+    args = ["--model", setup["model"], "--gpu", setup["gpu"], "--quant", setup["quant"], "--engine", "llama.cpp"]
+    panels = _panels(_dom(page, _fragment([setup | {"offload": 0.7}, setup | {"offload": 0.8}], lang="en"), tmp_path))
+    speeds = []
+    for share, panel in zip((0.7, 0.8), panels, strict=True):
+        expected = _hitung(*args, "--set", "concurrent_users=1", "--set", f"cpu_offload_frac={share}")
+        assert expected["fits_in_vram"] is True
+        shown = dict(VALUE.findall(panel))
+        assert float(shown["decode_tok_s"]) == pytest.approx(expected["decode_tok_s"], rel=1e-9)
+        speeds.append(float(shown["decode_tok_s"]))
+    assert speeds[1] < speeds[0]
+    rule = "cpu_offload_frac must be from 0 to 1"  # a share: the CLI and the page refuse 1.5 by the same domain
+    assert _cli_refusal("cpu_offload_frac=1.5").startswith(rule)
+    refused = _panels(_dom(page, _fragment([setup | {"offload": "1.5"}], lang="en"), tmp_path))[0]
+    assert f'data-refused="1">offload: {rule}' in refused
