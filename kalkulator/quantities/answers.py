@@ -46,8 +46,8 @@ def mode_label(name: str, check: str, label_id: str, label_en: str, doc_id: str 
 # The speed and serving answers of the answer block: a number only when the setup can run at all (speed_check_text).
 SPEED_ANSWERS = (
     ("decode_tok_s", "Token/s per pengguna (realistis)", "Tok/s per user (realistic)"),
-    ("ttft_idle_s", "TTFT satu permintaan di replika menganggur", "TTFT of one request on an idle replica"),
-    ("ttft_s", "TTFT (waktu ke token pertama)", "TTFT (time to first token)"),
+    ("ttft_idle_s", "TTFT replika menganggur, termasuk jaringan", "TTFT on an idle replica, network included"),
+    ("ttft_s", "TTFT pada beban (di server, tanpa jaringan)", "TTFT at load (at the server, no network)"),
     ("ttft_fast_s", "TTFT, ujung cepat", "TTFT, fast end"),
     ("ttft_slow_s", "TTFT, ujung lambat", "TTFT, slow end"),
     ("ttft_p95_s", "TTFT persentil ke-95", "TTFT, 95th percentile"),

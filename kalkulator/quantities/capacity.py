@@ -141,7 +141,8 @@ def tpot_pct(z: float) -> Node:
     step(mean)."""
     users = R("concurrent_users")
     high = MIN(R("serving_batch_users"), users + z * R("arrival_cv_ratio") * users**0.5)
-    return R("tpot_at_load_ms") * safe_div(decode_step(MAX(users, high)), decode_step(users), 1)
+    scaled = R("tpot_at_load_ms") * safe_div(decode_step(MAX(users, high)), decode_step(users), 1)
+    return IF(R("prefill_time_frac") < 1, scaled, QUEUE_UNBOUNDED)  # as tpot_at_load_ms: no TPOT past capacity
 
 
 def _whole(x: Node) -> Node:
@@ -504,8 +505,8 @@ LOAD = (
     ),
     Quantity(
         "ttft_s",
-        "TTFT (waktu ke token pertama)",
-        "TTFT (time to first token)",
+        "TTFT pada beban (di server, tanpa jaringan)",
+        "TTFT at load (at the server, no network)",
         "Prefill time stretched by the decode work sharing the replica, plus the M/D/1 wait for the prefills ahead: "
         "D(2 − λ(2d + D)) ÷ (2(1 − λd)(1 − λS)), D prefill, d decode time per request, S = D + d.",
         QUEUE,
@@ -519,8 +520,8 @@ LOAD = (
     ),
     Quantity(
         "ttft_idle_s",
-        "TTFT satu permintaan di replika menganggur",
-        "TTFT of one request on an idle replica",
+        "TTFT replika menganggur, termasuk jaringan",
+        "TTFT on an idle replica, network included",
         "Network overhead + prefill time: the first token of a request that finds the replica idle (no queue, no "
         "other decoding users), what one person trying the box feels.",
         "Book, chapter 3: TTFT ≈ prefill time + network overhead + queue (here without the queue)",

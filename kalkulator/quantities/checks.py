@@ -33,7 +33,8 @@ class Check:
     cond: Node
     sentence: Node | None  # None: a missing comparator (no offer in the catalog), said in its answer cell only
     short: Msg
-    speed: bool = False  # also voids the speeds: nothing to run (no model, GPU or format) or an engine that cannot
+    speed: bool = False  # also voids the speeds: nothing to run (no model, GPU or format), an engine that cannot run
+    # it, or weights and cache that do not fit
 
 
 # First failing check wins; each sentence says what to change.
@@ -146,6 +147,7 @@ CHECKS = (
             "Does not fit in VRAM: add GPUs, shorten the context or users, or use a smaller quantization.",
         ),
         Msg("tidak muat di VRAM", "does not fit in VRAM"),
+        speed=True,
     ),
     Check(
         "run",
@@ -619,14 +621,15 @@ def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
             "speed_check_text",
             "Pemeriksaan: bisa berjalan?",
             "Check: can it run?",
-            "OK, or why the setup cannot run at all (no model, GPU or format chosen, or an engine that does not run "
-            "it): every speed and serving answer then shows this instead of a number.",
+            "OK, or why the setup cannot run at all (no model, GPU or format chosen, an engine that does not run "
+            "it, or weights and cache that do not fit in VRAM): every speed and serving answer then shows this "
+            "instead of a number.",
             "Consistency checks",
             expr=chain(tuple(c for c in checks if c.speed), short=True),
             doc_id=(
                 "OK, atau alasan konfigurasi ini sama sekali tidak bisa berjalan (model, GPU atau format belum "
-                "dipilih, atau mesin tidak menjalankannya): semua jawaban kecepatan dan serving lalu menampilkan "
-                "alasan ini."
+                "dipilih, mesin tidak menjalankannya, atau bobot dan cache tidak muat di VRAM): semua jawaban "
+                "kecepatan dan serving lalu menampilkan alasan ini."
             ),
             source_id="Pemeriksaan konsistensi",
         ),
