@@ -86,14 +86,16 @@ def test_catalog_columns_show_fixed_decimals_that_keep_every_value(books):
 
 
 def test_percentage_inputs_hold_shares_under_a_real_percent_format(books):
-    """The seven whole-percent inputs: PPN 11 % (UU HPP 2021) is stored as 0.11 and shown 11.0%."""
+    """The eight whole-percent inputs: PPN 11 % (UU HPP 2021) is stored as 0.11 and shown 11.0%; the p95 target's
+    95 as 0.95."""
     built, book = books["id"]
     shipped = {"ppn_pct": 0.11, "pph22_pct": 0.15, "residual_pct": 0.10, "server_residual_pct": 0.05}
+    shipped["sla_percentile_pct"] = 0.95
     for name, share in shipped.items():
         sheet, coord = built.layout.inputs[name]
         cell = book[sheet][coord]
         assert (cell.value, cell.number_format) == (pytest.approx(share, rel=1e-12), "0.0%"), name
-    assert len(built.layout.share_inputs) == 7
+    assert len(built.layout.share_inputs) == 8
     formats = _number_formats(book)
     assert [f for f in formats if '"%"' in f] == []  # no literal "%" after a 0–100 number
 

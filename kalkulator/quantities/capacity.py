@@ -737,10 +737,10 @@ SLA = (
         expr=IF(
             R("sla_ttft_s") > R("sla_prefill_s"),
             IF(
-                pct_gap(_pct_terms()[5] / R("sla_service_s")) <= 0,
+                pct_gap(safe_div(_pct_terms()[5], R("sla_service_s"), R("max_requests_per_s"))) <= 0,
                 ttft_root(0, 0),
                 MAX(
-                    _pct_terms()[5] / R("sla_service_s"),
+                    safe_div(_pct_terms()[5], R("sla_service_s"), R("max_requests_per_s")),
                     ttft_root(0, _pct_terms()[4] * LN(1 / _pct_terms()[5])),
                 ),
             ),
