@@ -263,12 +263,20 @@ def _near(term: str, names: Sequence[str]) -> str:
     return f"; closest: {', '.join(near)}" if near else ""
 
 
+def _terms(wanted: str, option: str, what: str) -> list[str]:
+    """The comma-separated terms of a filter; a filter of only commas and spaces names nothing, which is an error."""
+    terms = [t.strip() for t in wanted.split(",") if t.strip()]
+    if not terms:
+        raise PlanError(f"{option}: {wanted!r} names no {what}; give names or words of them, comma-separated")
+    return terms
+
+
 def _pick(names: Sequence[str], wanted: str | None, what: str, option: str) -> list[str]:
     """Catalog names matching a comma-separated filter (a name, or a word of it); closest names when none does."""
     if not wanted:
         return list(names)
     out: list[str] = []
-    for term in (t.strip() for t in wanted.split(",") if t.strip()):
+    for term in _terms(wanted, option, what):
         hits = [n for n in names if n.lower() == term.lower()] or [n for n in names if term.lower() in n.lower()]
         if not hits:
             raise PlanError(f"{option}: {term!r} matches no {what}{_near(term, names)}")
@@ -282,7 +290,7 @@ def _gpus(catalog: Catalog, wanted: str | None) -> list[str]:
     if not wanted:
         return [r["name"] for r in table.rows if (r["price_usd"] or 0) > 0]
     out: list[str] = []
-    for term in (t.strip() for t in wanted.split(",") if t.strip()):
+    for term in _terms(wanted, "--gpus", "GPU"):
         t = term.lower()
         hits = [
             r["name"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import textwrap
@@ -43,7 +44,16 @@ def cli_lang() -> str:
     chosen = os.environ.get("KALKULATOR_LANG", "").strip().lower()
     if chosen in ("id", "en"):
         return chosen
-    return "id" if os.environ.get("LANG", "").lower().startswith("id") else "en"
+    fallback = "id" if os.environ.get("LANG", "").lower().startswith("id") else "en"
+    if chosen:
+        _unknown_lang(os.environ["KALKULATOR_LANG"], fallback)
+    return fallback
+
+
+@functools.cache
+def _unknown_lang(value: str, fallback: str) -> None:
+    """Say once per process that $KALKULATOR_LANG holds neither id nor en, and which language is used instead."""
+    click.echo(f"note: KALKULATOR_LANG={value!r} is not id or en; using {fallback}", err=True)
 
 
 def _shown(value: object, decimals: int, lang: str = "en") -> str:

@@ -31,6 +31,7 @@ from kalkulator.plan import (
     search,
 )
 from kalkulator.quantities import QUANTITIES
+from kalkulator.quantities.domains import domain_of
 from kalkulator.scenario import ScenarioError
 from kalkulator.textout import json_text
 
@@ -161,6 +162,11 @@ def plan_cmd(
             raise PlanError(f"--sizes: {sizes!r} is not a list of whole numbers such as 1,2,4,8") from None
         if not size_list or min(size_list) < 1:
             raise PlanError("--sizes: give GPUs per replica of 1 or more, such as 1,2,4,8")
+        largest = domain_of(graph["n_gpus"]).high
+        if max(size_list) > largest:
+            raise PlanError(
+                f"--sizes: {max(size_list):,} GPUs per replica is above the largest replica ({largest:,.0f})"
+            )
         limits = Constraints(
             tuple(m.strip() for m in modes.split(",") if m.strip()),
             residency,

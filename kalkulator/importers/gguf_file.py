@@ -209,7 +209,12 @@ def _derive(path: Path, reader: Any, size: int, name: str | None) -> DerivedMode
     heads = meta.per_layer_max(f"{arch}.attention.head_count", notes)
     kv_heads = meta.per_layer_max(f"{arch}.attention.head_count_kv", notes, required=False) or heads
     context = meta.whole(f"{arch}.context_length")
-    for key, value in ((f"{arch}.block_count", layers), (f"{arch}.attention.head_count", heads)):
+    for key, value in (
+        (f"{arch}.block_count", layers),
+        (f"{arch}.embedding_length", hidden),
+        (f"{arch}.attention.head_count", heads),
+        (f"{arch}.context_length", context),
+    ):
         if not value:
             raise ModelFileError(f"{path}: {key}: must be > 0")
 
