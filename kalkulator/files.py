@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -103,6 +104,51 @@ def read_bounded(path: Path, limit_bytes: int, what: str = "file") -> bytes:
     if len(data) > limit_bytes:
         raise FileReadError(f"{path}: grew past {limit_bytes / MB:,.0f} MB while being read")
     return data
+
+
+XLSX_UNZIPPED_LIMIT_BYTES = 512 * MB  # all parts of a workbook unzipped; the shipped ones are about 12 MB
+XLSX_RATIO_LIMIT = 200  # a part's unzipped ÷ zipped size; spreadsheet XML packs about 10–30×, a zip bomb 1000×
+# A formula naming another workbook: '[book]Sheet'!A1, 'C:\\dir\\[book.xlsx]Sheet'!A1, '/etc/[passwd]Sheet1'!A1.
+_EXTERNAL_REF = re.compile(rb"<f[^>]*>([^<]*\[[^\]<]*\][^<!]*!)")
+
+
+def check_xlsx(source: Path | bytes, name: str) -> None:
+    """Refuse a workbook (a file or its bytes) that would unzip beyond the limits or that links other files: a part
+    packed more than XLSX_RATIO_LIMIT×, more than XLSX_UNZIPPED_LIMIT_BYTES in all, an external-link part or a
+    formula naming another workbook (which an evaluator would open). Checked from the zip directory before any
+    part is unzipped, then formulas part by part."""
+    import io
+    import zipfile
+
+    try:
+        z = zipfile.ZipFile(io.BytesIO(source) if isinstance(source, bytes) else source)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise FileReadError(f"{name}: not a readable .xlsx workbook ({exc})") from None
+    with z:
+        parts = z.infolist()
+        total = sum(i.file_size for i in parts)
+        if total > XLSX_UNZIPPED_LIMIT_BYTES:
+            raise FileReadError(
+                f"{name}: unzips to {total / MB:,.0f} MB, more than a workbook can be here "
+                f"({XLSX_UNZIPPED_LIMIT_BYTES / MB:,.0f} MB)"
+            )
+        for i in parts:
+            if i.file_size > XLSX_RATIO_LIMIT * max(i.compress_size, 1) and i.file_size > MB:
+                raise FileReadError(
+                    f"{name}: part {i.filename} unzips {i.file_size / max(i.compress_size, 1):,.0f}× its packed size "
+                    f"(more than {XLSX_RATIO_LIMIT}×: a zip bomb, not a workbook)"
+                )
+            if i.filename.startswith("xl/externalLinks/"):
+                raise FileReadError(f"{name}: links another workbook ({i.filename}); external links are not followed")
+        for i in parts:
+            if i.filename.startswith("xl/worksheets/") and i.filename.endswith(".xml"):
+                found = _EXTERNAL_REF.search(z.read(i))
+                if found:
+                    formula = found.group(1).decode("utf-8", "replace")[:120]
+                    raise FileReadError(
+                        f"{name}: {i.filename}: a formula names another workbook ({formula}); external links are "
+                        "not followed"
+                    )
 
 
 def mode_of(path: Path, default: int | None = 0o644) -> int | None:

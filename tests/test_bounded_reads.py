@@ -81,3 +81,48 @@ def test_a_tiny_gguf_claiming_a_billion_element_array_under_a_memory_limit(tmp_p
 def test_simulate_options_stay_in_their_domain(option, value):
     result = run("simulate", "--no-wait", option, value)
     assert result.exit_code == 2 and f"Invalid value for '{option}'" in result.output
+
+
+def _zip_with(path, name: str, data: bytes) -> None:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", "<Types/>")
+        z.writestr(name, data)
+
+
+def test_a_zip_bomb_workbook_is_refused_before_it_is_unzipped(tmp_path):
+    """64 MB of zeros packs to about 64 KB (1000×); real spreadsheet XML packs 10–30× (the shipped one: about 16×)."""
+    bomb = tmp_path / "bomb.xlsx"
+    _zip_with(bomb, "xl/worksheets/sheet1.xml", bytes(64 * 1_000_000))
+    result = run("verify", str(bomb))
+    assert result.exit_code == 2
+    assert "part xl/worksheets/sheet1.xml unzips" in result.stderr and "zip bomb" in result.stderr
+
+
+def test_build_check_reports_a_zip_bomb_in_dist_as_unreadable(tmp_path):
+    out = tmp_path / "dist"
+    assert run("build", "--out", str(out)).exit_code == 0
+    _zip_with(out / "kalkulator.xlsx", "xl/worksheets/sheet1.xml", bytes(64 * 1_000_000))
+    result = run("build", "--out", str(out), "--check")
+    assert result.exit_code == 1
+    assert "kalkulator.xlsx: unreadable" in result.output and "zip bomb" in result.output
+
+
+def test_verify_does_not_follow_a_formula_into_another_file(tmp_path):
+    """A formula naming a workbook elsewhere ('/etc/[passwd]Sheet1'!A1) would make an evaluator open that file."""
+    import zipfile
+
+    from kalkulator.paths import default_out_dir
+
+    shipped = default_out_dir() / "kalkulator.xlsx"
+    linked = tmp_path / "linked.xlsx"
+    with zipfile.ZipFile(shipped) as zin, zipfile.ZipFile(linked, "w", zipfile.ZIP_DEFLATED) as zout:
+        for item in zin.infolist():
+            data = zin.read(item)
+            if item.filename == "xl/worksheets/sheet2.xml":
+                data = data.replace(b"<f>", b"<f>'/etc/[passwd]Sheet1'!A1+", 1)
+            zout.writestr(item, data)
+    result = run("verify", str(linked))
+    assert result.exit_code == 2
+    assert "a formula names another workbook ('/etc/[passwd]Sheet1'!" in result.stderr

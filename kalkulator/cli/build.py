@@ -16,7 +16,7 @@ from kalkulator import forked
 from kalkulator.build import LANGS, build, lay_out, verification_passes, workbook_name
 from kalkulator.catalog import Catalog, catalog_files
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail
-from kalkulator.files import MB, FileReadError, check_regular
+from kalkulator.files import MB, FileReadError, check_regular, check_xlsx
 from kalkulator.paths import default_out_dir
 from kalkulator.preview import render as render_preview
 from kalkulator.progress import steps
@@ -29,6 +29,7 @@ def _comparable(data: bytes, path: Path) -> object:
     """What --check compares: a workbook's unzipped parts (deflate bytes vary between zlib builds), else bytes."""
     if path.suffix != ".xlsx":
         return data
+    check_xlsx(data, str(path))
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         return {i.filename: z.read(i.filename) for i in z.infolist()}
 
@@ -43,7 +44,7 @@ def _differs(path: Path, data: bytes) -> str | None:
         return "missing"
     try:
         same = _comparable(path.read_bytes(), path) == _comparable(data, path)
-    except _UNREADABLE as exc:
+    except (*_UNREADABLE, FileReadError) as exc:
         return f"unreadable ({exc})"
     return None if same else "out of date"
 
@@ -169,6 +170,7 @@ def _detect_lang(path: Path) -> str:
 
     try:
         check_regular(path, WORKBOOK_LIMIT_BYTES, "workbook")
+        check_xlsx(path, str(path))
     except FileReadError as exc:
         fail(str(exc))
     try:
