@@ -318,10 +318,13 @@ def test_band_comes_from_the_speed_parameters(calc):
     assert calc(build_era_text="2024")["speed_params_name"] == "llama.cpp/cuda@2024"
 
 
-def _bench_rows():
+DEPTHS = (0, 1024, 4096, 8192, 16384, 32768)  # six decode rows: more than the parameters a decode fit frees
+
+
+def _bench_rows(depths: tuple[int, ...] = DEPTHS):
     # llama-bench columns (tools/llama-bench/README.md): model_size in bytes, model_n_params, n_prompt, n_gen, avg_ts.
     rows = []
-    for n_gen, depth in ((128, 0), (128, 4096), (128, 16384)):
+    for n_gen, depth in ((128, d) for d in depths):
         ctx = depth + n_gen / 2
         seconds = (4.9e9 + 131072 * ctx) / (1008e9 * 0.9) + 32 * 0.08e-3 + 32 * ctx * 10e-9
         rows.append(
@@ -368,9 +371,23 @@ def test_calibrate_llama_bench_output(tmp_path, fmt):
     assert result.exit_code == 0, result.output
     rows = {r["name"]: r for r in load_table(SPEED, folder).rows}
     assert set(rows) == before
-    assert rows["llama.cpp/cuda@2025"]["fit_points"] == 4
+    assert rows["llama.cpp/cuda@2025"]["fit_points"] == len(DEPTHS) + 1  # the decode rows and one prompt row
     assert "bench." in rows["llama.cpp/cuda@2025"]["source"]
     assert rows["vllm/any"] == {r["name"]: r for r in load_table(SPEED, CATALOG_DIR).rows}["vllm/any"]
+
+
+def test_calibrate_refuses_too_few_rows_for_an_error_band(tmp_path):
+    """Three decode rows fit three or four parameters exactly: their residuals, and so the band, would be 0 %."""
+    folder = tmp_path / "assumptions"
+    shutil.copytree(CATALOG_DIR, folder)
+    before = (folder / "speed_params.csv").read_bytes()
+    path = tmp_path / "bench.json"
+    path.write_text(json.dumps(_bench_rows((0, 4096, 16384))), encoding="utf-8")
+    args = ["calibrate", str(path), "--gpu", "RTX 4090 24GB", "--model", "Llama-3.1-8B", "--catalog", str(folder)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert "3 decode measurement(s) cannot fit the speed parameters and an error band" in result.stderr
+    assert (folder / "speed_params.csv").read_bytes() == before
 
 
 def test_calibrate_errors_write_nothing(tmp_path):

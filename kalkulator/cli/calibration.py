@@ -174,6 +174,11 @@ def accuracy(catalog_dir: Path) -> None:
     click.echo("\nREADME summary:\n\n" + readme_table(a))
 
 
+# Decode rows a user's llama-bench file needs: more than the decode parameters a fit frees (share of bandwidth, fixed
+# cost per layer, attention cost, ALU work per byte), so that the in-sample residuals behind the band are not ~0.
+MIN_BAND_ROWS = 6
+
+
 @click.command("calibrate")
 @click.argument("measurements", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=False)
 @click.option("--gpu", help="Catalog GPU the measurements ran on (needed for llama-bench files).")
@@ -220,6 +225,14 @@ def calibrate_cmd(
     report = shipped_report(catalog) if measurements is None else calibrate(data, min_devices=min_devices)
     if not report.fits:
         fail("no backend has measurements of both decode and enough devices to fit")
+    if measurements is not None:
+        decode_rows = int((data["metric"] == "tg").sum())
+        if decode_rows < MIN_BAND_ROWS:
+            fail(
+                f"{measurements}: {decode_rows} decode measurement(s) cannot fit the speed parameters and an error "
+                f"band (its 10th–90th percentile would be 0 %): give at least {MIN_BAND_ROWS} (llama-bench -n 128 "
+                "with several -p or -d depths, or several models)"
+            )
     today = dt.date.today().isoformat()
     target = catalog_dir / SPEED.file
     fields = [f.name for f in SPEED.fields]
