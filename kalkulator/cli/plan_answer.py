@@ -35,7 +35,7 @@ WORDS = {
         "outside": "Without your limits the cheapest would be {what} at Rp {month}/month (left out: {reason}).",
         "caveats": "Check before you buy: {caveats}.",
         "unmeasured": "; no shipped measurement of this engine, format and GPU: measure before you buy",
-        "buy": "buy {gpus}× {gpu} ({n} per replica, {quant} on {engine}; {servers} server(s), {deployment})",
+        "buy": "buy {gpus}× {gpu} ({n} per replica, {quant} on {engine}; {servers}, {deployment})",
         "colocation": "buy {gpus}× {gpu} and colocate at {offer} ({n} per replica, {quant} on {engine})",
         "cloud": "rent {gpus}× {gpu} at {offer} ({n} per replica, {quant} on {engine}){market}",
         "spot": "rent {gpus}× {gpu} at {offer}'s spot price, interruptible ({n} per replica, {quant} on {engine})"
@@ -48,7 +48,7 @@ WORDS = {
         "no_quality": "; no public quality measurement of {quant}",
         "ppl": "perplexity, an 8B model",
         "accuracy": "benchmark accuracy, an 8B model",
-        "staff": ", {fte} engineer(s)",
+        "staff": ", {fte}",
         "head": (
             "#",
             "mode",
@@ -88,7 +88,7 @@ WORDS = {
         "outside": "Tanpa batas Anda, yang termurah adalah {what} dengan Rp {month}/bulan (ditinggalkan: {reason}).",
         "caveats": "Periksa sebelum membeli: {caveats}.",
         "unmeasured": "; belum ada pengukuran mesin, format dan GPU ini: ukur sebelum membeli",
-        "buy": "beli {gpus}× {gpu} ({n} per replika, {quant} di {engine}; {servers} server, {deployment})",
+        "buy": "beli {gpus}× {gpu} ({n} per replika, {quant} di {engine}; {servers}, {deployment})",
         "colocation": "beli {gpus}× {gpu} dan titipkan di {offer} ({n} per replika, {quant} di {engine})",
         "cloud": "sewa {gpus}× {gpu} di {offer} ({n} per replika, {quant} di {engine}){market}",
         "spot": "sewa {gpus}× {gpu} di {offer} dengan harga spot, bisa dihentikan ({n} per replika, {quant} di "
@@ -101,7 +101,7 @@ WORDS = {
         "no_quality": "; belum ada pengukuran kualitas publik untuk {quant}",
         "ppl": "perplexity, model 8B",
         "accuracy": "akurasi benchmark, model 8B",
-        "staff": ", {fte} engineer",
+        "staff": ", {fte}",
         "head": (
             "#",
             "mode",
@@ -132,8 +132,14 @@ WORDS = {
 }
 
 
+def counted(value: float, decimals: int, one: str, many: str, lang: str) -> str:
+    """A count and its noun: "1 server", "3 servers", "0.10 engineers"; Indonesian nouns have no plural form."""
+    noun = one if lang == "id" or value == 1 else many
+    return f"{number(value, decimals, lang)} {noun}"
+
+
 def _what(o: Option, lang: str) -> str:
-    """An option in words ("buy 18× RTX PRO 6000 … (1 per replica, Q4_K_M on llama.cpp; 3 server(s) as server rak)")."""
+    """An option in words ("buy 18× RTX PRO 6000 … (1 per replica, Q4_K_M on llama.cpp; 3 servers, server rak)")."""
     w, s = WORDS[lang], o.settings
     fields = {
         "gpus": number(o.gpus_bought or o.gpus_needed, 0, lang),
@@ -141,7 +147,7 @@ def _what(o: Option, lang: str) -> str:
         "n": number(float(s.get("n_gpus", 0) or 0), 0, lang),
         "quant": s.get("quant_name", ""),
         "engine": s.get("engine", ""),
-        "servers": number(o.servers_needed, 0, lang),
+        "servers": counted(o.servers_needed, 0, "server", "servers", lang),
         "deployment": o.deployment,
         "offer": o.offer,
         "market": w["market"] if o.marketplace else "",
@@ -153,7 +159,7 @@ def _extra(o: Option, lang: str) -> str:
     w = WORDS[lang]
     out = w["power"].format(kw=number(o.power_kw, 1, lang)) if o.power_kw else ""
     if o.staff_fte:
-        out += w["staff"].format(fte=number(o.staff_fte, 2, lang))
+        out += w["staff"].format(fte=counted(o.staff_fte, 2, "engineer", "engineers", lang))
     if o.mode != "api" and not o.speed_measured:
         out += w["unmeasured"]
     quant = o.settings.get("quant_name", "")
