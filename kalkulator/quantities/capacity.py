@@ -822,17 +822,20 @@ SLA = (
         "Users per step before the TPOT at load (step time + users × prefill per user) passes the target, on both "
         "lines, within the largest batch.",
         "Buku, Bab 5 dan 11: TPOT naik dengan batch; chunked prefill (Sarathi-Serve)",
-        expr=MIN(
-            R("serving_batch_users"),
-            safe_div(
-                R("sla_tpot_ms") - R("memory_bound_step_base_ms"),
-                R("memory_bound_step_per_user_ms") + R("prefill_per_user_ms"),
+        expr=MAX(
+            0,  # a target below the step's fixed part: no user meets it (not a negative batch)
+            MIN(
                 R("serving_batch_users"),
-            ),
-            safe_div(
-                R("sla_tpot_ms") - R("compute_bound_step_base_ms"),
-                R("compute_bound_step_per_user_ms") + R("prefill_per_user_ms"),
-                R("serving_batch_users"),
+                safe_div(
+                    R("sla_tpot_ms") - R("memory_bound_step_base_ms"),
+                    R("memory_bound_step_per_user_ms") + R("prefill_per_user_ms"),
+                    R("serving_batch_users"),
+                ),
+                safe_div(
+                    R("sla_tpot_ms") - R("compute_bound_step_base_ms"),
+                    R("compute_bound_step_per_user_ms") + R("prefill_per_user_ms"),
+                    R("serving_batch_users"),
+                ),
             ),
         ),
         doc_id=(
