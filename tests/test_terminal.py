@@ -183,3 +183,13 @@ def test_list_fits_100_columns(what, lang):
     assert any(line.startswith("RTX 4090 24GB ") or line.startswith("Llama-3.1-8B ") for line in lines)
     wide = _run("list", what, "--lang", lang, "--wide", COLUMNS="100").stdout.splitlines()
     assert max(len(line) for line in wide) > 100  # one header line, as wide as the headers make it
+
+
+def test_list_json_gives_the_names_set_takes():
+    """`list gpus --json` keys are the CSV's; under "set" the same numbers carry the names `--set` and `hitung --json`
+    use (mem_bandwidth_gbs → gpu_mem_bandwidth_gbs), so a row can be typed back as settings."""
+    rows = [json.loads(line) for line in _run("list", "gpus", "--json").stdout.splitlines()]
+    row = next(r for r in rows if r["name"] == "RTX 4090 24GB")
+    assert row["set"]["gpu_mem_bandwidth_gbs"] == row["mem_bandwidth_gbs"] == 1008  # NVIDIA's 4090 spec: 1,008 GB/s
+    answer = json.loads(_run("hitung", "--gpu", "RTX 4090 24GB", "--json").stdout)
+    assert {k: answer[k] for k in row["set"]} == row["set"]

@@ -65,6 +65,11 @@ def _shown(value: object, decimals: int, lang: str = "en") -> str:
     return str(value)
 
 
+def set_names(table_key: str) -> dict[str, str]:
+    """Catalog column → the quantity `--set` takes for it (mem_bandwidth_gbs → gpu_mem_bandwidth_gbs)."""
+    return {q.catalog_column[1]: q.name for q in QUANTITIES if q.catalog_column and q.catalog_column[0] == table_key}
+
+
 def names_lines(lang: str, as_json: bool = False) -> list[str]:
     """The names contract, one quantity a line: name, unit, kind and label (docs/names.md is this, in English)."""
     lines = []
@@ -80,7 +85,12 @@ def names_lines(lang: str, as_json: bool = False) -> list[str]:
 
 @click.command("list")
 @click.argument("what", type=click.Choice([*LISTS, "names"]))
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per row (CSV field names as keys).")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='One JSON object per row: CSV field names as keys, and under "set" the names --set takes.',
+)
 @click.option("--wide", is_flag=True, help="Headers on one line, whatever the terminal width.")
 @LANG_OPTION
 @CATALOG_OPTION
@@ -95,8 +105,10 @@ def list_cmd(what: str, as_json: bool, wide: bool, lang: str, catalog_dir: Path 
     fields = ("name", *columns)
     rows = [{f: rec[f] for f in fields} for rec in table.rows]
     if as_json:
+        settable = set_names(key)
         for row in rows:
-            click.echo(json_text(row, ensure_ascii=False))
+            sets = {settable[f]: row[f] for f in columns if f in settable}
+            click.echo(json_text({**row, "set": sets} if sets else row, ensure_ascii=False))
         return
     places = {f: min(4, max((decimals_of(r[f]) for r in rows if isinstance(r[f], float)), default=0)) for f in fields}
     headers = [table.schema.header(f, lang) for f in fields]
