@@ -999,3 +999,42 @@ def test_imported_hybrid_computes_like_the_shipped_row(tmp_path, catalog_dir, ca
     for name in ("kv_cache_gb_per_user", "kv_read_gb_per_user", "max_concurrent_users"):
         assert mine[name] == pytest.approx(theirs[name], rel=1e-9), name
     assert mine["decode_tok_s"] == pytest.approx(theirs["decode_tok_s"], rel=1e-3)  # params rounded to 3 decimals
+
+
+# https://huggingface.co/ai21labs/Jamba-v0.1/blob/main/config.json
+JAMBA_V0_1 = {
+    "architectures": ["JambaForCausalLM"],
+    "attn_layer_offset": 4,
+    "attn_layer_period": 8,
+    "expert_layer_offset": 1,
+    "expert_layer_period": 2,
+    "hidden_size": 4096,
+    "intermediate_size": 14336,
+    "mamba_conv_bias": True,
+    "mamba_d_conv": 4,
+    "mamba_d_state": 16,
+    "mamba_dt_rank": 256,
+    "mamba_expand": 2,
+    "mamba_proj_bias": False,
+    "max_position_embeddings": 262144,
+    "num_attention_heads": 32,
+    "num_experts": 16,
+    "num_experts_per_tok": 2,
+    "num_hidden_layers": 32,
+    "num_key_value_heads": 8,
+    "tie_word_embeddings": False,
+    "vocab_size": 65536,
+}
+
+
+def test_jamba_layer_kinds_experts_and_published_counts(tmp_path):
+    m = derived(tmp_path, "Jamba-v0.1", JAMBA_V0_1)
+    # attention at layers 4, 12, 20, 28 (period 8, offset 4); the other 28 are Mamba
+    assert (m.layers - m.linear_layers, m.linear_layers, m.ffn_layers) == (4, 28, 0)
+    # Mamba state: d_inner (2 × 4096) × d_state 16, + (d_conv 4 − 1) × d_inner convolution values, bf16
+    assert m.state_bytes == (8192 * 16 + 3 * 8192) * 2
+    # MoE on every other layer (16 layers), 16 experts, top-2
+    assert (m.experts, m.active_experts, m.expert_params) == (16, 2, 16 * 16 * 3 * 4096 * 14336)
+    # "52B total / 12B active" (AI21's Jamba model card and paper, arXiv 2403.19887)
+    assert m.params / 1e9 == pytest.approx(52, rel=0.01)
+    assert m.active_params / 1e9 == pytest.approx(12, rel=0.015)

@@ -86,6 +86,7 @@ ARCHITECTURES: dict[str, _Spec] = {
     "DeepseekV32ForCausalLM": _Spec("DeepSeek", moe="deepseek", mla=True, sparse=True),
     "Qwen3NextForCausalLM": _Spec("Qwen3-Next", bias="config", qk_norm=True, moe="qwen", hybrid="qwen3-next"),
     "NemotronHForCausalLM": _Spec("Nemotron-H", norms_per_layer=1, hybrid="nemotron-h"),
+    "JambaForCausalLM": _Spec("Jamba", moe="jamba", hybrid="jamba"),
     "GptOssForCausalLM": _Spec("gpt-oss", bias="config", moe="gpt-oss", window="alternate", sinks=True),
 }
 
@@ -269,6 +270,11 @@ def _moe(c: _Fields, spec: _Spec, hidden: int, layers: int) -> _Ffn:
         expert = _linear(hidden, 2 * inner, True) + _linear(inner, hidden, True)  # gate_up and down, with biases
         router_bias = experts
         sparse = list(range(layers))
+    elif spec.moe == "jamba":
+        experts, used = c.int("num_experts"), c.int("num_experts_per_tok")
+        expert = _gated_mlp(hidden, c.int("intermediate_size"))
+        period, offset = c.int("expert_layer_period", 2), c.int("expert_layer_offset", 1, low=0)
+        sparse = [i for i in range(layers) if i % period == offset] if experts > 1 else []
     elif spec.moe == "qwen":
         experts, used = c.int("num_experts"), c.int("num_experts_per_tok")
         expert = _gated_mlp(hidden, c.int("moe_intermediate_size"))
@@ -409,6 +415,27 @@ def _nemotron_h_kinds(c: _Fields, layers: int, notes: list[str]) -> _Kinds:
     return _Kinds(pattern.count("*"), pattern.count("M"), pattern.count("-"), mixer, state)
 
 
+def _jamba_kinds(c: _Fields, layers: int, notes: list[str]) -> _Kinds:
+    """Jamba: one attention layer every `attn_layer_period` (at `attn_layer_offset`), the rest Mamba (v1)."""
+    period, offset = c.int("attn_layer_period", 8), c.int("attn_layer_offset", 4, low=0)
+    attention = sum(1 for i in range(layers) if i % period == offset)
+    hidden, d_state, d_conv = c.int("hidden_size"), c.int("mamba_d_state", 16), c.int("mamba_d_conv", 4)
+    inner = c.int("mamba_expand", 2) * hidden
+    dt_rank = c.int("mamba_dt_rank", -(-hidden // 16))
+    mixer = _linear(hidden, 2 * inner, c.flag("mamba_proj_bias", False))  # in_proj
+    mixer += inner * d_conv + (inner if c.flag("mamba_conv_bias", True) else 0)  # conv1d
+    mixer += inner * (dt_rank + 2 * d_state) + dt_rank * inner + inner  # x_proj, dt_proj (with bias)
+    mixer += inner * d_state + inner + dt_rank + 2 * d_state  # A_log, D, dt/B/C layernorms
+    mixer += _linear(inner, hidden, c.flag("mamba_proj_bias", False))  # out_proj
+    state = inner * d_state * _dtype_bytes(c, "mamba_ssm_cache_dtype") + (d_conv - 1) * inner * 2
+    notes.append(
+        f"one attention layer in {period} (offset {offset}): {attention} attention, {layers - attention} Mamba layers; "
+        f"state per sequence and Mamba layer: {inner} x {d_state} SSM + {d_conv - 1} x {inner} convolution values "
+        f"= {state:,} bytes"
+    )
+    return _Kinds(attention, layers - attention, 0, mixer, state)
+
+
 def _context(c: _Fields, notes: list[str]) -> int:
     context = c.int("max_position_embeddings")
     scaling = c.data.get("rope_scaling") or c.data.get("rope_parameters")
@@ -478,6 +505,8 @@ def read_config(path: Path, name: str | None = None) -> DerivedModel:
         attention += hidden * heads * head_dim  # the output gate doubles q_proj (attn_output_gate)
     elif spec.hybrid == "nemotron-h":
         kinds = _nemotron_h_kinds(c, layers, notes)
+    elif spec.hybrid == "jamba":
+        kinds = _jamba_kinds(c, layers, notes)
     sparse_tokens = 0
     if spec.sparse:
         sparse_tokens = c.int("index_topk")
