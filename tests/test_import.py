@@ -680,6 +680,10 @@ def test_gguf_moe_active_excludes_unselected_experts(tmp_path):
     assert m.params == TINY_PARAMS + expert_weights
     assert m.weight_bytes == TINY_BYTES + expert_weights * 4
     assert m.active_params == m.params - expert_weights // 4 * (4 - 1)  # 1 of 4 experts used
+    # the row keeps the experts: 4 routed experts, 1 used, all expert tensors' parameters
+    assert (m.experts, m.active_experts, m.expert_params) == (4, 1, expert_weights)
+    row = m.row("2026-12-03")
+    assert (row["experts"], row["active_experts"]) == ("4", "1") and row["moe_source"]
 
 
 @needs_gguf
