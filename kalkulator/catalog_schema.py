@@ -385,6 +385,15 @@ def _sliding_le_layers(row: dict) -> str | None:
     return None
 
 
+def _layer_kinds(row: dict) -> str | None:
+    linear, ffn = row["linear_layers"] or 0, row["ffn_layers"] or 0
+    if row["sliding_layers"] + linear + ffn > row["layers"]:
+        return "linear_layers: sliding_layers + linear_layers + ffn_layers greater than layers"
+    if linear and not row["state_bytes"]:
+        return "state_bytes: must be > 0 when linear_layers > 0"
+    return None
+
+
 def _experts_consistent(row: dict) -> str | None:
     experts, active = row["experts"] or 0, row["active_experts"] or 0
     if active > experts:
@@ -505,10 +514,47 @@ MODEL = Schema(
             "step.",
         ),
         _text("moe_source", ("Sumber MoE", "MoE source"), required=False, doc="where the expert figures come from"),
+        _int(
+            "linear_layers",
+            ("Layer linear attention / SSM", "Linear-attention / SSM layers"),
+            0,
+            10_000,
+            required=False,
+            doc="Layers that keep a fixed-size state per sequence instead of a KV cache (Gated DeltaNet, Mamba-2, "
+            "lightning attention; 0 = none).",
+        ),
+        _int(
+            "ffn_layers",
+            ("Layer tanpa attention (MLP saja)", "Layers without attention (MLP only)"),
+            0,
+            10_000,
+            required=False,
+            doc="Layers with neither attention nor a state (Nemotron-H's MLP-only blocks); they keep no cache.",
+        ),
+        _int(
+            "state_bytes",
+            ("State per sekuens per layer linear", "State per sequence per linear layer"),
+            0,
+            1_000_000_000_000,
+            unit=("byte", "bytes"),
+            required=False,
+            doc="Bytes of the recurrent state (and convolution window) one sequence keeps in each linear-attention "
+            "or SSM layer, whatever the context length (at the checkpoint's dtype).",
+        ),
+        _int(
+            "sparse_tokens",
+            ("Anggaran token sparse attention", "Sparse-attention token budget"),
+            0,
+            1_000_000_000,
+            unit=("token", "tokens"),
+            required=False,
+            doc="Past tokens each query reads in a full-attention layer under sparse attention (DeepSeek-V3.2 "
+            "index_topk; 0 = dense: all of them).",
+        ),
     ),
     "Katalog Model",
     "Model catalog",
-    (_active_le_total, _sliding_le_layers, _heads_divisible, _experts_consistent),
+    (_active_le_total, _sliding_le_layers, _layer_kinds, _heads_divisible, _experts_consistent),
 )
 
 # What a weight format costs in quality against 16-bit weights (docs/catalogs.md, "Quality of weight formats"):

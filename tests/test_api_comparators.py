@@ -22,7 +22,8 @@ def _csv(name: str) -> list[dict[str, str]]:
 
 
 # Catalog models no public API in the catalog serves: Llama 2 and LLaMA-1 are retired from serverless APIs, and no
-# stored price list has a serverless Qwen2.5-3B, Gemma-2-2B/27B, Gemma-3-1B or Mistral-7B-v0.1 (docs/catalogs.md).
+# stored price list has a serverless Qwen2.5-3B, Gemma-2-2B/27B, Gemma-3-1B or Mistral-7B-v0.1 (docs/catalogs.md);
+# nor the Indonesian/SEA models below.
 WITHOUT_SAME_MODEL_API = [
     "Llama-2-7B",
     "Llama-2-13B",
@@ -36,6 +37,12 @@ WITHOUT_SAME_MODEL_API = [
     "LLaMA-13B",
     "LLaMA-30B",
     "LLaMA-65B",
+    # Sahabat-AI and SEA-LION v3 are downloads, not serverless APIs: the genai-prices data (0.2.3, 2026-11) lists
+    # SEA-LION v4 27B (PublicAI, Cloudflare) but neither Sahabat-AI model nor SEA-LION v3 (docs/catalogs.md).
+    "Sahabat-AI-Gemma2-9B",
+    "Sahabat-AI-Llama3-8B",
+    "SEA-LION-v3-Gemma2-9B",
+    "SEA-LION-v3-Llama3.1-70B",
 ]
 
 

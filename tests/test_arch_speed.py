@@ -115,3 +115,65 @@ def test_metal_2025_takes_the_era_attention_cost():
     assert metal["attention_ns"] == cuda["attention_ns"]
     assert metal["decode_efficiency_frac"] == speed_row("llama.cpp/metal@2024")["decode_efficiency_frac"]
     assert float(metal["attention_ns"]) < float(speed_row("llama.cpp/metal@2024")["attention_ns"])
+
+
+# --- layer kinds: only attention layers keep KV, linear/SSM layers a fixed state, sparse attention a budget -------
+
+HYBRID = dict(context_tokens=32768, kv_cache_type="F16", gpu_name="H100 SXM 80GB", n_gpus=2, concurrent_users=4)
+
+
+def test_nemotron_nano_2_keeps_kv_on_its_4_attention_layers_only(calc):
+    # https://huggingface.co/nvidia/NVIDIA-Nemotron-Nano-9B-v2/blob/main/config.json: 4 of 56 blocks are attention
+    # (8 KV heads × head_dim 128), 27 are Mamba-2 (128 heads × 80 × state 128, conv window 3 × 12,288), 25 MLP.
+    out = calc(model_name="Nemotron-Nano-9B-v2", **HYBRID)
+    kv = 4 * 2 * 8 * 128 * 2 * 32768
+    state = 27 * (128 * 80 * 128 + 3 * (128 * 80 + 2 * 8 * 128)) * 2
+    assert out["kv_cache_bytes_per_user"] == pytest.approx(kv + state, rel=1e-12)
+    assert out["state_bytes_per_user"] == pytest.approx(state, rel=1e-12)
+    # every layer counted as attention would cache 56 / 4 = 14× the KV (the issue's "14×")
+    assert out["kv_cache_bytes_per_token"] * 14 == 56 * 2 * 8 * 128 * 2
+    assert out["kv_read_gb_per_user"] == pytest.approx((kv + state) / 1e9, rel=1e-12)
+
+
+def test_qwen3_next_kv_at_32k_is_12_attention_layers_plus_a_fixed_state(calc):
+    # https://huggingface.co/Qwen/Qwen3-Next-80B-A3B-Instruct/blob/main/config.json: full_attention_interval 4 over
+    # 48 layers, 2 KV heads × head_dim 256; Gated DeltaNet state 32 × 128 × 128 + conv 3 × 8,192, bf16.
+    out = calc(model_name="Qwen3-Next-80B-A3B", **HYBRID)
+    kv = 12 * 2 * 2 * 256 * 2 * 32768
+    state = 36 * (32 * 128 * 128 + 3 * 8192) * 2
+    assert out["kv_cache_gb_per_user"] == pytest.approx((kv + state) / 1e9, rel=1e-12)
+    # decode bytes per step follow: weights once, then every user's KV and state
+    expected_step = out["weights_read_gb_per_token"] + out["moe_batch_extra_gb_per_step"] + 4 * (kv + state) / 1e9
+    assert out["decode_read_gb_per_step"] == pytest.approx(expected_step, rel=1e-12)
+    # the state does not grow with the context; the attention layers' KV does
+    longer = calc(model_name="Qwen3-Next-80B-A3B", **(HYBRID | {"context_tokens": 65536}))
+    assert longer["kv_cache_bytes_per_user"] - out["kv_cache_bytes_per_user"] == pytest.approx(kv, rel=1e-12)
+
+
+def test_deepseek_v3_2_caches_every_token_but_reads_its_budget(calc):
+    # https://huggingface.co/deepseek-ai/DeepSeek-V3.2-Exp/blob/main/config.json: MLA latent 512 + 64 on 61 layers,
+    # index_topk 2048: each query reads at most 2,048 past tokens' latents.
+    out = calc(model_name="DeepSeek-V3.2", **(HYBRID | {"n_gpus": 8}))
+    assert out["kv_cache_bytes_per_user"] == pytest.approx(61 * 576 * 2 * 32768, rel=1e-12)
+    assert out["kv_read_gb_per_user"] == pytest.approx(61 * 576 * 2 * 2048 / 1e9, rel=1e-12)
+    # dense DeepSeek-V3.1, same shape: reads what it caches
+    dense = calc(model_name="DeepSeek-V3.1", **(HYBRID | {"n_gpus": 8}))
+    assert dense["kv_read_gb_per_user"] == pytest.approx(61 * 576 * 2 * 32768 / 1e9, rel=1e-12)
+    # attention work per user follows the budget: 61 layers × 2,048 keys against 61 × 32,768
+    assert out["decode_user_overhead_ms"] * 16 == pytest.approx(dense["decode_user_overhead_ms"], rel=1e-12)
+
+
+def test_a_short_context_under_the_sparse_budget_reads_all_of_it(calc):
+    out = calc(model_name="DeepSeek-V3.2", **(HYBRID | {"n_gpus": 8, "context_tokens": 1000}))
+    assert out["kv_read_gb_per_user"] == pytest.approx(61 * 576 * 2 * 1000 / 1e9, rel=1e-12)
+
+
+def test_layer_kinds_beyond_the_layer_count_are_refused(tmp_path):
+    folder = tmp_path / "c"
+    shutil.copytree(CATALOG_DIR, folder)
+    path = folder / "models.csv"
+    text = path.read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if line.startswith("Nemotron-Nano-9B-v2,"))
+    path.write_text(text.replace(row, row.replace(",27,25,2695168,", ",40,25,2695168,")), encoding="utf-8")
+    with pytest.raises(CatalogError, match="linear_layers"):
+        load_catalog(folder)

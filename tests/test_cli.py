@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import pytest
@@ -214,3 +215,24 @@ def test_inputs_that_cannot_lie(run, args, message):
     assert result.exit_code == 2, result.stdout
     assert result.stderr.startswith("error: ") and message in result.stderr
     assert result.stdout == ""
+
+
+def test_list_prices_gives_each_price_its_age_and_stale_lists_what_to_refresh(run):
+    rows = [json.loads(line) for line in run("list", "prices", "--json", "--on", "2026-12-03").stdout.splitlines()]
+    h20 = next(r for r in rows if r["catalog"] == "gpu" and r["name"] == "H20 96GB")
+    # as_of 2024-01-09 to 2026-12-03 in months of 30.42 days (DESIGN.md)
+    days = (dt.date(2026, 12, 3) - dt.date(2024, 1, 9)).days
+    assert h20["age_months"] == round(days / 30.42, 1) and h20["price"] == 13500 and h20["unit"] == "USD"
+    ages = [r["age_months"] for r in rows]
+    assert ages == sorted(ages, reverse=True)  # oldest first
+    stale = [
+        json.loads(line)
+        for line in run("list", "prices", "--json", "--stale", "--on", "2026-12-03").stdout.splitlines()
+    ]
+    assert stale and all(r["age_months"] > 12 for r in stale)
+    assert {"gpu", "api", "cloud", "hosting", "board"} >= {r["catalog"] for r in rows}
+    names = {(r["catalog"], r["name"]) for r in stale}
+    assert ("gpu", "B300 288GB") not in names and ("gpu", "H20 96GB") in names  # as_of 2026-01-15 vs 2024-01-09
+    table = run("list", "prices", "--stale", "--on", "2026-12-03", "--wide").stdout.splitlines()
+    assert table[0].split() == ["Catalog", "Name", "Price", "Unit", "As", "of", "Age", "(months)"]
+    assert len(table) == len(stale) + 1

@@ -263,12 +263,14 @@ def test_the_profile_is_a_dropdown_in_the_workbook(built_id):
 
 
 def test_prices_older_than_the_cutoff_are_named_in_the_status(calc):
-    # RTX 5090 street price dated 2025-07-01, before the 2025-12-01 cut-off (12 months before the catalog review).
-    old = calc(gpu_name="RTX 5090 32GB")
-    assert old["gpu_price_as_of_text"] == "2025-07-01"
+    # RTX 5080 launch price dated 2025-01-30, before the 2025-12-01 cut-off (12 months before the catalog review).
+    old = calc(gpu_name="RTX 5080 16GB")
+    assert old["gpu_price_as_of_text"] == "2025-01-30"
     assert old["status_text"] == "Catalog prices older than 12 months, check them (see the Name column): gpu_price_usd"
     assert old["answer_cost_idr_per_1m_tokens"] == old["cost_idr_per_1m_tokens"]  # a warning, the money stands
-    assert calc(gpu_name="RTX 5090 32GB", prices_stale_before_text="2025-01-01")["status_text"] == "OK"
+    assert calc(gpu_name="RTX 5080 16GB", prices_stale_before_text="2025-01-01")["status_text"] == "OK"
+    # the RTX 5090's street price, refreshed to 2026-06-22, is within the 12 months
+    assert calc(gpu_name="RTX 5090 32GB")["gpu_price_as_of_text"] == "2026-06-22"
 
 
 def test_hitung_answer_block_names_the_profile_and_the_apis():

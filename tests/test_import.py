@@ -680,6 +680,10 @@ def test_gguf_moe_active_excludes_unselected_experts(tmp_path):
     assert m.params == TINY_PARAMS + expert_weights
     assert m.weight_bytes == TINY_BYTES + expert_weights * 4
     assert m.active_params == m.params - expert_weights // 4 * (4 - 1)  # 1 of 4 experts used
+    # the row keeps the experts: 4 routed experts, 1 used, all expert tensors' parameters
+    assert (m.experts, m.active_experts, m.expert_params) == (4, 1, expert_weights)
+    row = m.row("2026-12-03")
+    assert (row["experts"], row["active_experts"]) == ("4", "1") and row["moe_source"]
 
 
 @needs_gguf
@@ -852,3 +856,189 @@ def test_model_add_errors_leave_the_catalog_byte_identical(tmp_path, catalog_dir
     assert result.exit_code == 2
     assert result.stderr.startswith("error: ") and message in result.stderr
     assert snapshot(catalog_dir) == before
+
+
+# --- MoE fields and layer kinds survive `model add` (issue 40) -------------------------------------------------
+
+# https://huggingface.co/Qwen/Qwen3-Coder-30B-A3B-Instruct/blob/main/config.json: Qwen3-MoE key names
+QWEN3_CODER_30B_A3B = QWEN3_30B_A3B | {"max_position_embeddings": 262144, "_name_or_path": "Qwen3-Coder-30B-A3B"}
+
+# https://huggingface.co/Qwen/Qwen3-Next-80B-A3B-Instruct/blob/main/config.json
+QWEN3_NEXT_80B_A3B = {
+    "architectures": ["Qwen3NextForCausalLM"],
+    "attention_bias": False,
+    "decoder_sparse_step": 1,
+    "full_attention_interval": 4,
+    "head_dim": 256,
+    "hidden_size": 2048,
+    "intermediate_size": 5120,
+    "linear_conv_kernel_dim": 4,
+    "linear_key_head_dim": 128,
+    "linear_num_key_heads": 16,
+    "linear_num_value_heads": 32,
+    "linear_value_head_dim": 128,
+    "max_position_embeddings": 262144,
+    "mlp_only_layers": [],
+    "model_type": "qwen3_next",
+    "moe_intermediate_size": 512,
+    "norm_topk_prob": True,
+    "num_attention_heads": 16,
+    "num_experts": 512,
+    "num_experts_per_tok": 10,
+    "num_hidden_layers": 48,
+    "num_key_value_heads": 2,
+    "shared_expert_intermediate_size": 512,
+    "tie_word_embeddings": False,
+    "torch_dtype": "bfloat16",
+    "vocab_size": 151936,
+}
+
+# https://huggingface.co/nvidia/NVIDIA-Nemotron-Nano-9B-v2/blob/main/config.json
+NEMOTRON_NANO_9B_V2 = {
+    "architectures": ["NemotronHForCausalLM"],
+    "attention_bias": False,
+    "conv_kernel": 4,
+    "head_dim": 128,
+    "hidden_size": 4480,
+    "hybrid_override_pattern": "M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-",
+    "intermediate_size": 15680,
+    "mamba_head_dim": 80,
+    "mamba_num_heads": 128,
+    "max_position_embeddings": 131072,
+    "mlp_bias": False,
+    "model_type": "nemotron_h",
+    "n_groups": 8,
+    "num_attention_heads": 40,
+    "num_hidden_layers": 56,
+    "num_key_value_heads": 8,
+    "ssm_state_size": 128,
+    "tie_word_embeddings": False,
+    "use_bias": False,
+    "use_conv_bias": True,
+    "vocab_size": 131072,
+}
+
+# https://huggingface.co/deepseek-ai/DeepSeek-V3.2-Exp/blob/main/config.json: DeepSeek-V3 plus the indexer keys
+DEEPSEEK_V3_2 = DEEPSEEK_V3 | {
+    "architectures": ["DeepseekV32ForCausalLM"],
+    "index_topk": 2048,
+    "index_n_heads": 64,
+    "index_head_dim": 128,
+}
+
+
+@pytest.mark.parametrize(
+    ("config", "experts", "active", "routed_params"),
+    [
+        # Qwen3-MoE names: num_experts, num_experts_per_tok, moe_intermediate_size; 48 MoE layers of 128 experts
+        (QWEN3_CODER_30B_A3B, 128, 8, 48 * 128 * 3 * 2048 * 768),
+        # DeepSeek-V3: n_routed_experts 256, 8 per token, layers 3..60 MoE (first_k_dense_replace 3)
+        (DEEPSEEK_V3, 256, 8, 58 * 256 * 3 * 7168 * 2048),
+        # Mixtral: num_local_experts 8, 2 per token, every one of 32 layers
+        (MIXTRAL_8X7B, 8, 2, 32 * 8 * 3 * 4096 * 14336),
+        # gpt-oss-20b: 32 experts, 4 per token; gate_up (2880 → 2 × 2880) and down with biases, 24 layers
+        (GPT_OSS_20B, 32, 4, 24 * 32 * ((2880 * 5760 + 5760) + (2880 * 2880 + 2880))),
+        # Qwen3-Next: 512 experts, 10 per token, all 48 layers, 2048 → 512
+        (QWEN3_NEXT_80B_A3B, 512, 10, 48 * 512 * 3 * 2048 * 512),
+    ],
+)
+def test_imported_row_keeps_the_experts(tmp_path, catalog_dir, config, experts, active, routed_params):
+    path = write_config(tmp_path / "m", config)
+    result = run_add(catalog_dir, "--from-config", str(path), "--name", "imported")
+    assert result.exit_code == 0, result.stderr
+    row = load_table(MODEL, catalog_dir).find("imported")
+    assert (row["experts"], row["active_experts"]) == (experts, active)
+    assert row["expert_params_b"] == pytest.approx(routed_params / 1e9, abs=0.0005)
+    assert row["moe_source"]
+
+
+def test_qwen3_next_layer_kinds_and_state_from_the_config(tmp_path):
+    m = derived(tmp_path, "Qwen3-Next-80B-A3B", QWEN3_NEXT_80B_A3B)
+    # full_attention_interval 4: 12 of 48 layers attend, 36 are Gated DeltaNet
+    assert (m.layers - m.linear_layers - m.ffn_layers, m.linear_layers) == (12, 36)
+    # state per sequence and layer: 32 value heads × 128 × 128 recurrent values + (4 − 1) × (2 × 16 × 128 + 32 × 128)
+    # convolution values, bf16
+    assert m.state_bytes == (32 * 128 * 128 + 3 * (2 * 16 * 128 + 32 * 128)) * 2
+    # Published safetensors total 79,674,391,296 (https://huggingface.co/Qwen/Qwen3-Next-80B-A3B-Instruct, "80B")
+    assert m.params == 79_674_391_296
+    # active: minus 502 unused experts of 3 × 2048 × 512 on 48 layers ("3B activated" on the model card)
+    assert m.active_params == 79_674_391_296 - 48 * 502 * 3 * 2048 * 512
+
+
+def test_nemotron_h_layer_kinds_state_and_parameters(tmp_path):
+    m = derived(tmp_path, "Nemotron-Nano-9B-v2", NEMOTRON_NANO_9B_V2)
+    # the pattern's 4 '*' attention, 27 'M' Mamba-2 and 25 '-' MLP blocks (Jetson AI Lab model page: 27/25/4)
+    assert (m.layers - m.linear_layers - m.ffn_layers, m.linear_layers, m.ffn_layers) == (4, 27, 25)
+    inner, conv = 128 * 80, 128 * 80 + 2 * 8 * 128
+    assert m.state_bytes == (128 * 80 * 128 + 3 * conv) * 2
+    attention = 4480 * 5120 + 2 * 4480 * 1024 + 5120 * 4480
+    mamba = 4480 * (inner + conv + 128) + conv * 4 + conv + 3 * 128 + inner + inner * 4480
+    mlp = 2 * 4480 * 15680
+    total = 2 * 131072 * 4480 + 4 * attention + 27 * mamba + 25 * mlp + 57 * 4480
+    assert m.params == total
+    assert total / 1e9 == pytest.approx(8.89, abs=0.005)  # the Hub's "8.89B params"
+
+
+def test_deepseek_v3_2_reads_the_sparse_attention_budget(tmp_path):
+    m = derived(tmp_path, "DeepSeek-V3.2", DEEPSEEK_V3_2)
+    assert (m.sparse_tokens, m.kv_latent_dim, m.experts, m.active_experts) == (2048, 576, 256, 8)
+    indexer = 61 * (1536 * 64 * 128 + 7168 * 128 + 2 * 128 + 7168 * 64)
+    assert m.params == derived(tmp_path, "DeepSeek-V3", DEEPSEEK_V3).params + indexer
+
+
+@pytest.mark.parametrize(
+    ("config", "shipped"),
+    [(QWEN3_NEXT_80B_A3B, "Qwen3-Next-80B-A3B"), (NEMOTRON_NANO_9B_V2, "Nemotron-Nano-9B-v2")],
+)
+def test_imported_hybrid_computes_like_the_shipped_row(tmp_path, catalog_dir, catalog, config, shipped):
+    path = write_config(tmp_path / "m", config)
+    assert run_add(catalog_dir, "--from-config", str(path), "--name", "imported").exit_code == 0
+    imported = load_table(MODEL, catalog_dir).find("imported")
+    row = load_table(MODEL, CATALOG_DIR).find(shipped)
+    for column in ("layers", "linear_layers", "ffn_layers", "state_bytes", "sparse_tokens", "experts"):
+        assert imported[column] == row[column], column
+    base = dict(context_tokens=32768, gpu_name="H100 SXM 80GB", n_gpus=2, concurrent_users=8)
+    mine = compute(base | model_settings(path, None, "imported"), catalog)
+    theirs = compute(base | {"model_name": shipped}, catalog)
+    for name in ("kv_cache_gb_per_user", "kv_read_gb_per_user", "max_concurrent_users"):
+        assert mine[name] == pytest.approx(theirs[name], rel=1e-9), name
+    assert mine["decode_tok_s"] == pytest.approx(theirs["decode_tok_s"], rel=1e-3)  # params rounded to 3 decimals
+
+
+# https://huggingface.co/ai21labs/Jamba-v0.1/blob/main/config.json
+JAMBA_V0_1 = {
+    "architectures": ["JambaForCausalLM"],
+    "attn_layer_offset": 4,
+    "attn_layer_period": 8,
+    "expert_layer_offset": 1,
+    "expert_layer_period": 2,
+    "hidden_size": 4096,
+    "intermediate_size": 14336,
+    "mamba_conv_bias": True,
+    "mamba_d_conv": 4,
+    "mamba_d_state": 16,
+    "mamba_dt_rank": 256,
+    "mamba_expand": 2,
+    "mamba_proj_bias": False,
+    "max_position_embeddings": 262144,
+    "num_attention_heads": 32,
+    "num_experts": 16,
+    "num_experts_per_tok": 2,
+    "num_hidden_layers": 32,
+    "num_key_value_heads": 8,
+    "tie_word_embeddings": False,
+    "vocab_size": 65536,
+}
+
+
+def test_jamba_layer_kinds_experts_and_published_counts(tmp_path):
+    m = derived(tmp_path, "Jamba-v0.1", JAMBA_V0_1)
+    # attention at layers 4, 12, 20, 28 (period 8, offset 4); the other 28 are Mamba
+    assert (m.layers - m.linear_layers, m.linear_layers, m.ffn_layers) == (4, 28, 0)
+    # Mamba state: d_inner (2 × 4096) × d_state 16, + (d_conv 4 − 1) × d_inner convolution values, bf16
+    assert m.state_bytes == (8192 * 16 + 3 * 8192) * 2
+    # MoE on every other layer (16 layers), 16 experts, top-2
+    assert (m.experts, m.active_experts, m.expert_params) == (16, 2, 16 * 16 * 3 * 4096 * 14336)
+    # "52B total / 12B active" (AI21's Jamba model card and paper, arXiv 2403.19887)
+    assert m.params / 1e9 == pytest.approx(52, rel=0.01)
+    assert m.active_params / 1e9 == pytest.approx(12, rel=0.015)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import os
 import shutil
@@ -30,6 +31,41 @@ LISTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "clouds": ("cloud", ("provider", "gpu", "gpus", "usd_per_hour", "region")),
     "hosting": ("hosting", ("mode", "gpu", "gpus", "idr_per_month", "kw_included")),
 }
+# Catalogs with prices, for `list prices`: the table, its price column and that price's unit.
+PRICED: tuple[tuple[str, str, str], ...] = (
+    ("gpu", "price_usd", "USD"),
+    ("board", "price_usd", "USD"),
+    ("cloud", "usd_per_hour", "USD/hour"),
+    ("api", "output_usd_per_1m", "USD/1M output"),
+    ("hosting", "idr_per_month", "Rp/month"),
+)
+STALE_MONTHS = 12  # the freshness caveat's cut-off (quantities/freshness.py): prices older than 12 months
+DAYS_PER_MONTH = 30.42  # DESIGN.md: months are 30.42 days
+
+
+def price_age_months(as_of: str, today: dt.date) -> float:
+    """Months from a row's as_of (YYYY-MM-DD) to `today`, 30.42 days each."""
+    return (today - dt.date.fromisoformat(as_of)).days / DAYS_PER_MONTH
+
+
+def price_rows(catalog: dict, today: dt.date, stale_only: bool) -> list[dict[str, object]]:
+    """Every priced catalog row with its price, as_of and age in months, oldest first; `stale_only`: only those
+    older than 12 months."""
+    rows = []
+    for key, column, unit in PRICED:
+        for rec in catalog[key].rows:
+            if rec[column] is None or not rec["as_of"]:
+                continue
+            age = price_age_months(str(rec["as_of"]), today)
+            if stale_only and age <= STALE_MONTHS:
+                continue
+            rows.append(
+                {"catalog": key, "name": rec["name"], "price": rec[column], "unit": unit, "as_of": str(rec["as_of"])}
+                | {"age_months": round(age, 1)}
+            )
+    return sorted(rows, key=lambda r: (-float(r["age_months"]), str(r["catalog"]), str(r["name"])))
+
+
 LANG_OPTION = click.option(
     "--lang",
     type=click.Choice(["id", "en"]),
@@ -84,7 +120,7 @@ def names_lines(lang: str, as_json: bool = False) -> list[str]:
 
 
 @click.command("list")
-@click.argument("what", type=click.Choice([*LISTS, "names"]))
+@click.argument("what", type=click.Choice([*LISTS, "names", "prices"]))
 @click.option(
     "--json",
     "as_json",
@@ -92,12 +128,39 @@ def names_lines(lang: str, as_json: bool = False) -> list[str]:
     help='One JSON object per row: CSV field names as keys, and under "set" the names --set takes.',
 )
 @click.option("--wide", is_flag=True, help="Headers on one line, whatever the terminal width.")
+@click.option("--stale", is_flag=True, help="prices: only those older than 12 months (what to refresh).")
+@click.option(
+    "--on",
+    "on_date",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    default=None,
+    help="prices: count ages to this date (YYYY-MM-DD; default today).",
+)
 @LANG_OPTION
 @CATALOG_OPTION
-def list_cmd(what: str, as_json: bool, wide: bool, lang: str, catalog_dir: Path | None) -> None:
-    """List a catalog with its key numbers, or every quantity name with its unit."""
+def list_cmd(
+    what: str, as_json: bool, wide: bool, stale: bool, on_date: dt.datetime | None, lang: str, catalog_dir: Path | None
+) -> None:
+    """List a catalog with its key numbers, every quantity name with its unit, or every price with its age."""
     if what == "names":
         for line in names_lines(lang, as_json):
+            click.echo(line)
+        return
+    if what == "prices":
+        today = on_date.date() if on_date else dt.date.today()
+        rows = price_rows(load_catalog_or_fail(catalog_dir), today, stale)
+        if as_json:
+            for row in rows:
+                click.echo(json_text(row, ensure_ascii=False))
+            return
+        headers = ["Catalog", "Name", "Price", "Unit", "As of", "Age (months)"]
+        body = [
+            [str(r["catalog"]), str(r["name"]), _shown(r["price"], 2, lang), str(r["unit"]), str(r["as_of"])]
+            + [number(float(r["age_months"]), 1, lang)]
+            for r in rows
+        ]
+        numeric = [False, False, True, False, False, True]
+        for line in table_lines(headers, body, numeric, None if wide else width()):
             click.echo(line)
         return
     key, columns = LISTS[what]

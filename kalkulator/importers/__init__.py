@@ -31,6 +31,10 @@ _LIMITED = (
     "max_context",
     "kv_latent_dim",
     "sliding_window",
+    "linear_layers",
+    "ffn_layers",
+    "state_bytes",
+    "sparse_tokens",
 )
 
 
@@ -60,6 +64,14 @@ class DerivedModel:
     kv_latent_dim: int = 0
     sliding_window: int = 0
     sliding_layers: int = 0
+    experts: int = 0  # routed experts per MoE layer
+    active_experts: int = 0  # routed experts per token (top-k)
+    expert_params: int = 0  # parameters of all routed experts of all layers
+    moe_source: str = ""  # how the expert figures were read
+    linear_layers: int = 0  # linear-attention / SSM layers (fixed state, no KV)
+    ffn_layers: int = 0  # MLP-only layers (no attention, no state)
+    state_bytes: int = 0  # state one sequence keeps per linear layer
+    sparse_tokens: int = 0  # sparse-attention token budget per query (0 = dense)
     parts: dict[str, int] = field(default_factory=dict)  # parameter breakdown, sums to params
     notes: list[str] = field(default_factory=list)
     source_extra: str = ""  # appended to the row's source text
@@ -103,11 +115,14 @@ class DerivedModel:
             "sliding_layers": self.sliding_layers,
             "source": self.source(),
             "as_of": as_of,
-            # Experts are not read from the file yet: 0 keeps the batch-1 reads (active ÷ total) at every batch.
-            "experts": 0,
-            "active_experts": 0,
-            "expert_params_b": 0,
-            "moe_source": "",
+            "experts": self.experts,
+            "active_experts": self.active_experts,
+            "expert_params_b": _billions(self.expert_params) if self.experts else 0,
+            "moe_source": self.moe_source if self.experts else "",
+            "linear_layers": self.linear_layers,
+            "ffn_layers": self.ffn_layers,
+            "state_bytes": self.state_bytes,
+            "sparse_tokens": self.sparse_tokens,
         }
         return {column: str(values[column]) for column in ROW_COLUMNS}
 
@@ -127,6 +142,13 @@ class DerivedModel:
             "model_kv_latent_dim": float(self.kv_latent_dim),
             "model_sliding_window_tokens": float(self.sliding_window),
             "model_sliding_layers": float(self.sliding_layers),
+            "model_experts": float(self.experts),
+            "model_active_experts": float(self.active_experts),
+            "model_expert_params_b": self.expert_params / 1e9,
+            "model_linear_layers": float(self.linear_layers),
+            "model_ffn_layers": float(self.ffn_layers),
+            "model_state_bytes_per_layer": float(self.state_bytes),
+            "model_sparse_tokens": float(self.sparse_tokens),
         }
         if self.weight_bytes is not None:
             out["weight_bits_per_param"] = self.bits_per_weight
@@ -150,6 +172,16 @@ class DerivedModel:
             kv += f", KV latent width {self.kv_latent_dim}"
         if self.sliding_layers:
             kv += f", sliding window {self.sliding_window} tokens on {self.sliding_layers} of {self.layers} layers"
+        if self.linear_layers or self.ffn_layers:
+            kv += (
+                f"; {self.linear_layers} linear-attention/SSM layers ({self.state_bytes:,} bytes of state per "
+                f"sequence each), {self.ffn_layers} MLP-only layers: KV on "
+                f"{self.layers - self.linear_layers - self.ffn_layers} of {self.layers} layers"
+            )
+        if self.sparse_tokens:
+            kv += f"; sparse attention reads at most {self.sparse_tokens} past tokens per query"
+        if self.experts:
+            kv += f"; MoE {self.active_experts} of {self.experts} routed experts ({self.expert_params:,} parameters)"
         lines.append(f"  {kv}")
         if self.weight_bytes is not None:
             lines.append(f"  weights {self.weight_bytes:,} bytes = {self.bits_per_weight:.4f} bits per weight")

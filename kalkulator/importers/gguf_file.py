@@ -245,7 +245,7 @@ def _derive(path: Path, reader: Any, size: int, name: str | None) -> DerivedMode
     if used > experts:
         raise ModelFileError(f"{path}: {arch}.expert_used_count: {used} is more than expert_count {experts}")
 
-    params = weight_bytes = unselected = 0
+    params = weight_bytes = unselected = routed = 0
     by_type: Counter[str] = Counter()
     for tensor in reader.tensors:
         qtype = GGMLQuantizationType(int(tensor.tensor_type))
@@ -263,6 +263,7 @@ def _derive(path: Path, reader: Any, size: int, name: str | None) -> DerivedMode
             if count % experts:
                 raise ModelFileError(f"{path}: tensor {tensor.name}: not {experts} equal experts")
             unselected += count // experts * (experts - used)
+            routed += count
     if params == 0:
         raise ModelFileError(f"{path}: no tensors in the file")
 
@@ -292,6 +293,15 @@ def _derive(path: Path, reader: Any, size: int, name: str | None) -> DerivedMode
         kv_latent_dim=kv_latent,
         sliding_window=window,
         sliding_layers=sliding_layers,
+        experts=experts,
+        active_experts=used,
+        expert_params=routed,
+        moe_source=(
+            f"GGUF {arch}.expert_count {experts}, {arch}.expert_used_count {used}; routed-expert tensors (*_exps) "
+            f"{routed:,} parameters"
+            if experts
+            else ""
+        ),
         parts={f"{kind} weights": n for kind, n in by_type.most_common()},
         notes=notes,
         source_extra="; ".join(part for part in extra if part),

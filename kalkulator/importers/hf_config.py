@@ -54,6 +54,8 @@ class _Spec:
     sinks: bool = False
     mla: bool = False
     nested: bool = False  # text model under text_config
+    hybrid: str = ""  # qwen3-next (Gated DeltaNet + gated attention) | nemotron-h (Mamba-2, attention, MLP blocks)
+    sparse: bool = False  # DeepSeek-V3.2 sparse attention (lightning indexer, index_topk)
     defaults: dict[str, Any] = field(default_factory=dict)
 
 
@@ -81,6 +83,10 @@ ARCHITECTURES: dict[str, _Spec] = {
     "Phi3ForCausalLM": _Spec("Phi-3", window="off"),
     "DeepseekV2ForCausalLM": _Spec("DeepSeek", moe="deepseek", mla=True),
     "DeepseekV3ForCausalLM": _Spec("DeepSeek", moe="deepseek", mla=True),
+    "DeepseekV32ForCausalLM": _Spec("DeepSeek", moe="deepseek", mla=True, sparse=True),
+    "Qwen3NextForCausalLM": _Spec("Qwen3-Next", bias="config", qk_norm=True, moe="qwen", hybrid="qwen3-next"),
+    "NemotronHForCausalLM": _Spec("Nemotron-H", norms_per_layer=1, hybrid="nemotron-h"),
+    "JambaForCausalLM": _Spec("Jamba", moe="jamba", hybrid="jamba"),
     "GptOssForCausalLM": _Spec("gpt-oss", bias="config", moe="gpt-oss", window="alternate", sinks=True),
 }
 
@@ -240,6 +246,9 @@ class _Ffn:
     shared: int = 0
     routers: int = 0
     unselected: int = 0  # routed-expert parameters a token does not use
+    experts: int = 0  # routed experts per MoE layer
+    used: int = 0  # routed experts per token
+    how: str = ""  # the config fields the expert figures come from
 
 
 def _moe(c: _Fields, spec: _Spec, hidden: int, layers: int) -> _Ffn:
@@ -261,6 +270,11 @@ def _moe(c: _Fields, spec: _Spec, hidden: int, layers: int) -> _Ffn:
         expert = _linear(hidden, 2 * inner, True) + _linear(inner, hidden, True)  # gate_up and down, with biases
         router_bias = experts
         sparse = list(range(layers))
+    elif spec.moe == "jamba":
+        experts, used = c.int("num_experts"), c.int("num_experts_per_tok")
+        expert = _gated_mlp(hidden, c.int("intermediate_size"))
+        period, offset = c.int("expert_layer_period", 2), c.int("expert_layer_offset", 1, low=0)
+        sparse = [i for i in range(layers) if i % period == offset] if experts > 1 else []
     elif spec.moe == "qwen":
         experts, used = c.int("num_experts"), c.int("num_experts_per_tok")
         expert = _gated_mlp(hidden, c.int("moe_intermediate_size"))
@@ -285,6 +299,11 @@ def _moe(c: _Fields, spec: _Spec, hidden: int, layers: int) -> _Ffn:
     ffn.shared = n_sparse * shared
     ffn.routers = n_sparse * (experts * hidden + router_bias)
     ffn.unselected = n_sparse * (experts - used) * expert
+    ffn.experts, ffn.used = experts, used
+    ffn.how = (
+        f"config.json ({spec.moe} MoE keys): {experts} routed experts, {used} per token, on {n_sparse} of {layers} "
+        f"layers; {expert:,} parameters per expert"
+    )
     return ffn
 
 
@@ -324,6 +343,97 @@ def _sliding(c: _Fields, spec: _Spec, layers: int, max_context: int, notes: list
         return 0, 0
     notes.append(f"sliding-window layers: {how}")
     return window, count
+
+
+@dataclass
+class _Kinds:
+    """The layers of a hybrid model by kind, with the linear layers' parameters and state."""
+
+    attention: int  # layers with attention (full or sliding)
+    linear: int = 0  # linear-attention / SSM layers
+    ffn: int = 0  # MLP-only layers
+    linear_params: int = 0  # parameters of one linear layer's mixer
+    state_bytes: int = 0  # state one sequence keeps per linear layer
+
+
+def _dtype_bytes(c: _Fields, key: str, default: int = 2) -> int:
+    """Bytes per value of a state dtype field (float32 → 4; bfloat16/float16/absent → `default`)."""
+    value = c.data.get(key)
+    return 4 if value in ("float32", "fp32") else default
+
+
+def _qwen3_next_kinds(c: _Fields, layers: int, notes: list[str]) -> _Kinds:
+    """Qwen3-Next: Gated DeltaNet layers with one full-attention layer every `full_attention_interval`."""
+    layer_types = c.data.get("layer_types")
+    if layer_types is not None:
+        if not isinstance(layer_types, list) or len(layer_types) != layers:
+            raise ModelFileError(f"{c.where('layer_types')}: expected a list of {layers} layer types")
+        full = sum(1 for t in layer_types if t == "full_attention")
+        notes.append("layer kinds as listed in layer_types")
+    else:
+        interval = c.int("full_attention_interval")
+        full = layers // interval
+        notes.append(f"one full-attention layer in {interval} (full_attention_interval), the rest Gated DeltaNet")
+    k_heads, k_dim = c.int("linear_num_key_heads"), c.int("linear_key_head_dim")
+    v_heads, v_dim = c.int("linear_num_value_heads"), c.int("linear_value_head_dim")
+    kernel, hidden = c.int("linear_conv_kernel_dim"), c.int("hidden_size")
+    key_dim, value_dim = k_heads * k_dim, v_heads * v_dim
+    conv_dim = 2 * key_dim + value_dim
+    mixer = hidden * (conv_dim + value_dim) + hidden * 2 * v_heads  # in_proj_qkvz, in_proj_ba
+    mixer += conv_dim * kernel + 2 * v_heads + v_dim + value_dim * hidden  # conv1d, dt_bias + A_log, norm, out_proj
+    recurrent, conv = v_heads * k_dim * v_dim, (kernel - 1) * conv_dim
+    state = recurrent * _dtype_bytes(c, "mamba_ssm_dtype") + conv * 2
+    notes.append(
+        f"state per sequence and linear layer: {v_heads} x {k_dim} x {v_dim} recurrent + {kernel - 1} x {conv_dim} "
+        f"convolution values = {state:,} bytes"
+    )
+    return _Kinds(full, layers - full, 0, mixer, state)
+
+
+def _nemotron_h_kinds(c: _Fields, layers: int, notes: list[str]) -> _Kinds:
+    """Nemotron-H: hybrid_override_pattern M (Mamba-2), * (attention), - (MLP) per block."""
+    pattern = c.raw("hybrid_override_pattern")
+    if not isinstance(pattern, str) or len(pattern) != layers or set(pattern) - set("M*-"):
+        raise ModelFileError(
+            f"{c.where('hybrid_override_pattern')}: expected {layers} characters of M (Mamba-2), * (attention) "
+            f"and - (MLP), got {pattern!r} (MoE blocks E are not read yet)"
+        )
+    heads, head_dim = c.int("mamba_num_heads"), c.int("mamba_head_dim")
+    groups = c.int("n_groups", c.data.get("mamba_num_groups", _MISSING))
+    state_size, kernel, hidden = c.int("ssm_state_size"), c.int("conv_kernel"), c.int("hidden_size")
+    inner = heads * head_dim
+    conv_dim = inner + 2 * groups * state_size
+    mixer = hidden * (inner + conv_dim + heads) + conv_dim * kernel
+    mixer += conv_dim if c.flag("use_conv_bias", True) else 0
+    mixer += 3 * heads + inner + _linear(inner, hidden, c.flag("use_bias", False))  # dt_bias, A_log, D, norm, out
+    state = (heads * head_dim * state_size) * _dtype_bytes(c, "mamba_ssm_cache_dtype") + (kernel - 1) * conv_dim * 2
+    notes.append(
+        f"hybrid_override_pattern: {pattern.count('*')} attention, {pattern.count('M')} Mamba-2, "
+        f"{pattern.count('-')} MLP blocks; state per sequence and Mamba layer: {heads} x {head_dim} x {state_size} "
+        f"SSM + {kernel - 1} x {conv_dim} convolution values = {state:,} bytes"
+    )
+    return _Kinds(pattern.count("*"), pattern.count("M"), pattern.count("-"), mixer, state)
+
+
+def _jamba_kinds(c: _Fields, layers: int, notes: list[str]) -> _Kinds:
+    """Jamba: one attention layer every `attn_layer_period` (at `attn_layer_offset`), the rest Mamba (v1)."""
+    period, offset = c.int("attn_layer_period", 8), c.int("attn_layer_offset", 4, low=0)
+    attention = sum(1 for i in range(layers) if i % period == offset)
+    hidden, d_state, d_conv = c.int("hidden_size"), c.int("mamba_d_state", 16), c.int("mamba_d_conv", 4)
+    inner = c.int("mamba_expand", 2) * hidden
+    dt_rank = c.int("mamba_dt_rank", -(-hidden // 16))
+    mixer = _linear(hidden, 2 * inner, c.flag("mamba_proj_bias", False))  # in_proj
+    mixer += inner * d_conv + (inner if c.flag("mamba_conv_bias", True) else 0)  # conv1d
+    mixer += inner * (dt_rank + 2 * d_state) + dt_rank * inner + inner  # x_proj, dt_proj (with bias)
+    mixer += inner * d_state + inner + dt_rank + 2 * d_state  # A_log, D, dt/B/C layernorms
+    mixer += _linear(inner, hidden, c.flag("mamba_proj_bias", False))  # out_proj
+    state = inner * d_state * _dtype_bytes(c, "mamba_ssm_cache_dtype") + (d_conv - 1) * inner * 2
+    notes.append(
+        f"one attention layer in {period} (offset {offset}): {attention} attention, {layers - attention} Mamba layers; "
+        f"state per sequence and Mamba layer: {inner} x {d_state} SSM + {d_conv - 1} x {inner} convolution values "
+        f"= {state:,} bytes"
+    )
+    return _Kinds(attention, layers - attention, 0, mixer, state)
 
 
 def _context(c: _Fields, notes: list[str]) -> int:
@@ -389,11 +499,33 @@ def read_config(path: Path, name: str | None = None) -> DerivedModel:
         head_dim = c.int("head_dim", hidden // heads)
         attention = _attention(c, spec, hidden, heads, kv_heads, head_dim)
     kv_check(c.where("num_key_value_heads"), heads, kv_heads)
-    ffn = _moe(c, spec, hidden, layers)
-    window, sliding_layers = _sliding(c, spec, layers, max_context, notes)
+    kinds = _Kinds(layers)
+    if spec.hybrid == "qwen3-next":
+        kinds = _qwen3_next_kinds(c, layers, notes)
+        attention += hidden * heads * head_dim  # the output gate doubles q_proj (attn_output_gate)
+    elif spec.hybrid == "nemotron-h":
+        kinds = _nemotron_h_kinds(c, layers, notes)
+    elif spec.hybrid == "jamba":
+        kinds = _jamba_kinds(c, layers, notes)
+    sparse_tokens = 0
+    if spec.sparse:
+        sparse_tokens = c.int("index_topk")
+        index_heads, index_dim = c.int("index_n_heads"), c.int("index_head_dim")
+        q_rank = c.int("q_lora_rank")
+        # lightning indexer: wq_b, wk, k_norm (LayerNorm), weights_proj
+        attention += q_rank * index_heads * index_dim + hidden * index_dim + 2 * index_dim + hidden * index_heads
+        notes.append(f"sparse attention: each query reads at most index_topk = {sparse_tokens} past tokens")
+    if spec.hybrid == "nemotron-h":
+        inner = c.int("intermediate_size")
+        mlp = _linear(hidden, inner, c.flag("mlp_bias", False)) + _linear(inner, hidden, c.flag("mlp_bias", False))
+        ffn = _Ffn(dense=kinds.ffn * mlp)
+    else:
+        ffn = _moe(c, spec, hidden, layers)
+    window, sliding_layers = (0, 0) if spec.hybrid else _sliding(c, spec, layers, max_context, notes)
 
     embed = vocab * hidden
-    parts = {"token embeddings": embed, "output head": 0 if tied else embed, "attention": layers * attention}
+    parts = {"token embeddings": embed, "output head": 0 if tied else embed, "attention": kinds.attention * attention}
+    parts["linear attention / SSM"] = kinds.linear * kinds.linear_params
     parts.update({"dense MLP": ffn.dense, "routed experts": ffn.routed, "shared experts": ffn.shared})
     parts.update({"routers": ffn.routers, "norms": (layers * spec.norms_per_layer + 1) * hidden})
     if spec.nested and data.get("vision_config") is not None:
@@ -427,6 +559,14 @@ def read_config(path: Path, name: str | None = None) -> DerivedModel:
         kv_latent_dim=kv_latent,
         sliding_window=window,
         sliding_layers=sliding_layers,
+        experts=ffn.experts,
+        active_experts=ffn.used,
+        expert_params=ffn.routed,
+        moe_source=ffn.how,
+        linear_layers=kinds.linear,
+        ffn_layers=kinds.ffn,
+        state_bytes=kinds.state_bytes,
+        sparse_tokens=sparse_tokens,
         parts=parts,
         notes=notes,
     )

@@ -32,6 +32,7 @@ UNITS: dict[str, Unit] = {
     "_gb_per_token": Unit("GB/token", "#,##0.000"),
     "_gb_per_step": Unit("GB/step", "#,##0.000", "GB/langkah"),
     "_bytes_per_user": Unit("bytes/user", "#,##0", "byte/pengguna"),
+    "_bytes_per_layer": Unit("bytes/layer", "#,##0", "byte/layer"),
     "_gbs": Unit("GB/s", "#,##0.0"),
     "_tflops": Unit("TFLOPS", "#,##0.0"),
     "_tflop": Unit("TFLOP", "#,##0.000"),

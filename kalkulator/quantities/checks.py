@@ -451,12 +451,14 @@ PLAUSIBLE_CHECK = Check(
 ARCHITECTURE_CHECKS = (
     Check(
         "run",
-        R("model_sliding_layers") > R("model_layers"),
+        R("model_sliding_layers") + R("model_linear_layers") + R("model_ffn_layers") > R("model_layers"),
         Msg(
-            "Layer sliding-window (model_sliding_layers) lebih banyak dari layer model (model_layers).",
-            "More sliding-window layers (model_sliding_layers) than the model has layers (model_layers).",
+            "Layer sliding-window, linear/SSM dan MLP saja (model_sliding_layers + model_linear_layers + "
+            "model_ffn_layers) lebih banyak dari layer model (model_layers).",
+            "More sliding-window, linear/SSM and MLP-only layers (model_sliding_layers + model_linear_layers + "
+            "model_ffn_layers) than the model has layers (model_layers).",
         ),
-        Msg("layer sliding > layer", "sliding layers > layers"),
+        Msg("jenis layer > layer", "layer kinds > layers"),
     ),
     Check(
         "run",

@@ -483,6 +483,40 @@ MODEL = (
         source_id="Katalog Model, kolom 'Layer sliding window'",
     ),
     lookup(
+        "model_linear_layers",
+        "model",
+        "linear_layers",
+        doc_id="Layer yang menyimpan state berukuran tetap per sekuens, bukan KV cache (Gated DeltaNet, Mamba-2).",
+        source_id="Katalog Model, kolom 'Layer linear attention / SSM'",
+    ),
+    lookup(
+        "model_ffn_layers",
+        "model",
+        "ffn_layers",
+        doc_id="Layer tanpa attention maupun state (blok MLP saja di Nemotron-H); tidak menyimpan cache.",
+        source_id="Katalog Model, kolom 'Layer tanpa attention (MLP saja)'",
+    ),
+    lookup(
+        "model_state_bytes_per_layer",
+        "model",
+        "state_bytes",
+        doc_id=(
+            "Byte state rekuren (dan jendela konvolusi) yang disimpan satu sekuens di setiap layer linear "
+            "attention atau SSM, berapa pun panjang konteksnya."
+        ),
+        source_id="Katalog Model, kolom 'State per sekuens per layer linear'",
+    ),
+    lookup(
+        "model_sparse_tokens",
+        "model",
+        "sparse_tokens",
+        doc_id=(
+            "Token lampau yang dibaca setiap query di layer full attention dengan sparse attention "
+            "(index_topk DeepSeek-V3.2; 0 = dense: semuanya)."
+        ),
+        source_id="Katalog Model, kolom 'Anggaran token sparse attention'",
+    ),
+    lookup(
         "model_experts",
         "model",
         "experts",

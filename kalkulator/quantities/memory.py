@@ -1,4 +1,5 @@
-"""Memory chain: weights, KV cache (GQA/MQA, MLA, sliding window), overhead, total VRAM and what fits."""
+"""Memory chain: weights, KV cache (GQA/MQA, MLA, sliding window, sparse attention), the fixed state of linear-attention
+and SSM layers, overhead, total VRAM and what fits."""
 
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ CHOSEN_MODEL: Mapping[str, Node] = {
     "kv_latent_dim": R("model_kv_latent_dim"),
     "sliding_window": R("model_sliding_window_tokens"),
     "sliding_layers": R("model_sliding_layers"),
+    "linear_layers": R("model_linear_layers"),
+    "ffn_layers": R("model_ffn_layers"),
+    "state_bytes": R("model_state_bytes_per_layer"),
 }
 
 
@@ -34,12 +38,28 @@ def kv_layer_bytes(model: Mapping[str, Node]) -> Node:
     return width * R("kv_cache_bits") / 8
 
 
-def kv_layer_tokens(model: Mapping[str, Node]) -> Node:
-    """Layers × tokens cached at the scenario's context: sliding-window layers keep at most their window."""
+def attention_layers(model: Mapping[str, Node]) -> Node:
+    """Layers that attend (full or sliding window): all but the linear-attention/SSM and MLP-only ones."""
+    return model["layers"] - model["linear_layers"] - model["ffn_layers"]
+
+
+def layer_tokens(model: Mapping[str, Node], keys: Node, budget: Node | None = None) -> Node:
+    """Layers × keys an attention layer holds or reads: full-attention layers all `keys` (at most `budget` when
+    sparse attention gives one, 0 = no budget), sliding-window layers at most their window; linear-attention/SSM
+    and MLP-only layers none."""
     sliding = model["sliding_layers"]
-    return (model["layers"] - sliding) * R("context_tokens") + sliding * MIN(
-        R("context_tokens"), model["sliding_window"]
-    )
+    full_keys = keys if budget is None else IF(budget > 0, MIN(keys, budget), keys)
+    return (attention_layers(model) - sliding) * full_keys + sliding * MIN(keys, model["sliding_window"])
+
+
+def kv_layer_tokens(model: Mapping[str, Node]) -> Node:
+    """Layers × tokens cached at the scenario's context (sparse attention still caches every token)."""
+    return layer_tokens(model, R("context_tokens"))
+
+
+def state_bytes_of(model: Mapping[str, Node]) -> Node:
+    """Bytes of fixed state one sequence keeps: linear-attention/SSM layers × state per layer."""
+    return model["linear_layers"] * model["state_bytes"]
 
 
 QUANTITIES = (
@@ -80,38 +100,75 @@ QUANTITIES = (
     ),
     Quantity(
         "kv_cache_bytes_per_token",
-        "KV cache per token (semua layer)",
-        "KV cache per token (all layers)",
-        "Bytes the cache grows by per token while the context fits every window.",
+        "KV cache per token (semua layer attention)",
+        "KV cache per token (all attention layers)",
+        "Bytes the cache grows by per token while the context fits every window: per-layer bytes × attention "
+        "layers (linear-attention/SSM and MLP-only layers keep no KV).",
         BOOK_KV,
-        expr=R("kv_layer_bytes_per_token") * R("model_layers"),
-        doc_id="Pertambahan cache per token selama konteks masih di dalam setiap jendela.",
+        expr=R("kv_layer_bytes_per_token") * attention_layers(CHOSEN_MODEL),
+        doc_id=(
+            "Pertambahan cache per token selama konteks masih di dalam setiap jendela: byte per layer × layer "
+            "attention (layer linear attention/SSM dan MLP saja tidak menyimpan KV)."
+        ),
         source_id="Buku, bab 10.2 dan 14.1, dikoreksi: 2 × layer × kv_heads × head_dim × byte per elemen",
     ),
     Quantity(
-        "kv_cache_bytes_per_user",
-        "KV cache per pengguna (byte)",
-        "KV cache per user (bytes)",
-        "Full-attention layers keep the whole context; sliding-window layers keep at most their window.",
-        BOOK_KV + "; Gemma 2/3 and gpt-oss configs (sliding window)",
-        expr=R("kv_layer_bytes_per_token") * kv_layer_tokens(CHOSEN_MODEL),
+        "state_bytes_per_user",
+        "State tetap per pengguna (byte)",
+        "Fixed state per user (bytes)",
+        "Linear-attention/SSM layers × the state one sequence keeps in each: the same at any context length.",
+        "Qwen3-Next (Gated DeltaNet) and Nemotron-H (Mamba-2) configs; vLLM's per-sequence mamba cache",
+        expr=state_bytes_of(CHOSEN_MODEL),
         doc_id=(
-            "Layer full attention menyimpan seluruh konteks; layer sliding window paling banyak sebesar jendelanya."
+            "Layer linear attention/SSM × state yang disimpan satu sekuens di setiap layer: sama pada "
+            "panjang konteks berapa pun."
+        ),
+        source_id="Config Qwen3-Next (Gated DeltaNet) dan Nemotron-H (Mamba-2); cache mamba per sekuens di vLLM",
+    ),
+    Quantity(
+        "kv_cache_bytes_per_user",
+        "KV cache dan state per pengguna (byte)",
+        "KV cache and state per user (bytes)",
+        "Full-attention layers keep the whole context; sliding-window layers keep at most their window; "
+        "linear-attention/SSM layers keep their fixed state instead.",
+        BOOK_KV + "; Gemma 2/3 and gpt-oss configs (sliding window); Qwen3-Next and Nemotron-H configs (state)",
+        expr=R("kv_layer_bytes_per_token") * kv_layer_tokens(CHOSEN_MODEL) + R("state_bytes_per_user"),
+        doc_id=(
+            "Layer full attention menyimpan seluruh konteks; layer sliding window paling banyak sebesar "
+            "jendelanya; layer linear attention/SSM menyimpan state tetapnya."
         ),
         source_id=(
             "Buku, bab 10.2 dan 10.4 (sliding window), dikoreksi: 2 × layer × kv_heads × head_dim × "
-            "byte per elemen; config Gemma 2/3 dan gpt-oss"
+            "byte per elemen; config Gemma 2/3 dan gpt-oss; config Qwen3-Next dan Nemotron-H (state)"
         ),
     ),
     Quantity(
         "kv_cache_gb_per_user",
         "KV cache per pengguna",
         "KV cache per user",
-        "KV cache of one user at the scenario's context length.",
+        "KV cache (and fixed state) of one user at the scenario's context length.",
         BOOK_KV,
         expr=R("kv_cache_bytes_per_user") / 1e9,
-        doc_id="KV cache satu pengguna pada panjang konteks skenario.",
+        doc_id="KV cache (dan state tetap) satu pengguna pada panjang konteks skenario.",
         source_id="Buku, bab 15.2, dikoreksi: 2 × layer × kv_heads × head_dim × byte per elemen × token",
+    ),
+    Quantity(
+        "kv_read_gb_per_user",
+        "KV dan state dibaca per pengguna per langkah",
+        "KV and state read per user and step",
+        "What one decode step reads of a user's cache: the KV of the tokens each attention layer attends to (under "
+        "sparse attention at most its token budget) plus the fixed state.",
+        "Buku, Bab token/s (KV cache ikut dibaca); DeepSeek-V3.2-Exp config (index_topk, sparse attention)",
+        expr=(
+            R("kv_layer_bytes_per_token") * layer_tokens(CHOSEN_MODEL, R("context_tokens"), R("model_sparse_tokens"))
+            + R("state_bytes_per_user")
+        )
+        / 1e9,
+        doc_id=(
+            "Yang dibaca satu langkah decode dari cache seorang pengguna: KV token yang diperhatikan setiap "
+            "layer attention (dengan sparse attention paling banyak anggaran tokennya) ditambah state tetap."
+        ),
+        source_id="Buku, bab 12.1 dan 10.3; config DeepSeek-V3.2-Exp (index_topk, sparse attention)",
     ),
     Quantity(
         "kv_cache_gb",

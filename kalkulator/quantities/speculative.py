@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kalkulator.expr import IF, IFERROR, INDEX, MATCH, MAX, Col, R, safe_div
 from kalkulator.quantities.base import NO_CHOICE, Quantity
-from kalkulator.quantities.memory import kv_layer_bytes, kv_layer_tokens, weights_of
+from kalkulator.quantities.memory import kv_layer_bytes, kv_layer_tokens, state_bytes_of, weights_of
 
 LEVIATHAN = "Leviathan et al. 2023, Fast Inference from Transformers via Speculative Decoding"
 BOOK_SPEC = "Buku, Bab 3, Skenario B (spekulasi 3 token per langkah)"
@@ -27,6 +27,9 @@ DRAFT = {
         "kv_latent_dim",
         "sliding_window",
         "sliding_layers",
+        "linear_layers",
+        "ffn_layers",
+        "state_bytes",
     )
 }
 
@@ -99,7 +102,11 @@ QUANTITIES = (
         "The draft keeps its own KV cache for every user: the KV-cache formula with the draft's layers and heads, "
         "× concurrent users.",
         "Buku, Bab KV Cache: 2 × layers × kv_heads × head_dim × bytes per element",
-        expr=IF(ON, kv_layer_bytes(DRAFT) * kv_layer_tokens(DRAFT) / 1e9 * R("concurrent_users"), 0),
+        expr=IF(
+            ON,
+            (kv_layer_bytes(DRAFT) * kv_layer_tokens(DRAFT) + state_bytes_of(DRAFT)) / 1e9 * R("concurrent_users"),
+            0,
+        ),
         doc_id=(
             "Model draf menyimpan KV cache sendiri untuk setiap pengguna: rumus KV cache dengan layer "
             "dan head model draf, × pengguna bersamaan."

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kalkulator.expr import AND, EQ, IF, MAX, MIN, OR, ROUNDUP, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
+from kalkulator.quantities.memory import CHOSEN_MODEL, layer_tokens
 
 BOOK_TPS = "Buku, Bab token/s: tok/s ≈ bandwidth ÷ bytes dibaca per token"
 # Shown instead of a latency when the load is at or above capacity.
@@ -12,9 +13,9 @@ BOOK_LAT = "Buku, Bab TTFT/TPOT: E2E = TTFT + output × TPOT + overhead"
 
 
 def attended_layer_tokens(keys: Node) -> Node:
-    """Layers × keys a query attends to: all `keys` in full-attention layers, at most the window in sliding ones."""
-    sliding = R("model_sliding_layers")
-    return (R("model_layers") - sliding) * keys + sliding * MIN(keys, R("model_sliding_window_tokens"))
+    """Layers × keys a query attends to: all `keys` in full-attention layers (at most the sparse-attention budget),
+    at most the window in sliding ones, none in linear-attention/SSM and MLP-only layers."""
+    return layer_tokens(CHOSEN_MODEL, keys, R("model_sparse_tokens"))
 
 
 LINK = "GPU catalog: interconnect (link kind, bandwidth, latency per hop, P2P)"
@@ -203,11 +204,16 @@ QUANTITIES = (
         "decode_read_gb_per_step",
         "Data dibaca per langkah decode",
         "Bytes read per decode step",
-        "Weights once per step (with the extra experts an MoE batch touches) plus every user's KV cache at the "
-        "current context.",
+        "Weights once per step (with the extra experts an MoE batch touches) plus what every user's step reads of "
+        "its KV cache and state at the current context.",
         BOOK_TPS,
-        expr=R("weights_read_gb_per_token") + R("moe_batch_extra_gb_per_step") + R("kv_cache_gb"),
-        doc_id="Bobot sekali per langkah ditambah KV cache setiap pengguna pada konteks saat itu.",
+        expr=R("weights_read_gb_per_token")
+        + R("moe_batch_extra_gb_per_step")
+        + R("kv_read_gb_per_user") * R("concurrent_users"),
+        doc_id=(
+            "Bobot sekali per langkah ditambah yang dibaca langkah setiap pengguna dari KV cache dan state-nya "
+            "pada konteks saat itu."
+        ),
         source_id="Buku, bab 12.1 dan 10.3 (KV cache ikut dibaca)",
     ),
     Quantity(
@@ -262,9 +268,10 @@ QUANTITIES = (
         "decode_user_memory_ms",
         "Waktu baca KV cache per pengguna",
         "KV-cache read time per user",
-        "One user's KV cache ÷ the GPUs' parallel bandwidth (100 % efficiency): what each extra user adds to a step.",
+        "What a step reads of one user's KV cache and state ÷ the GPUs' parallel bandwidth (100 % efficiency): "
+        "what each extra user adds to a step.",
         BOOK_TPS,
-        expr=safe_div(R("kv_cache_gb_per_user") * 1000, R("gpu_mem_bandwidth_gbs") * R("parallel_gpus")),
+        expr=safe_div(R("kv_read_gb_per_user") * 1000, R("gpu_mem_bandwidth_gbs") * R("parallel_gpus")),
         doc_id=(
             "KV cache satu pengguna ÷ bandwidth paralel GPU (efisiensi 100 %): tambahan waktu per "
             "langkah untuk setiap pengguna."
