@@ -42,7 +42,7 @@ def assert_refused(result, message: str) -> None:
 
 # (name, value, the rule's words): an architecture cross-check, a cross-field check, each a probe of issue 37
 BAD_VALUES = [
-    ("model_sliding_layers", "10000", "More sliding-window layers (model_sliding_layers)"),
+    ("model_sliding_layers", "10000", "More sliding-window, linear/SSM and MLP-only layers (model_sliding_layers"),
     ("model_active_params_b", "9999", "Active parameters (model_active_params_b) exceed"),
     ("model_kv_heads", "7", "The KV heads (model_kv_heads) must divide"),
     ("context_tokens", "100", "The context (context_tokens) is shorter than the prompt + output"),
