@@ -21,7 +21,8 @@ def run(*args: str):
         # Llama-3.1-8B: 32 layers, 32 heads, 8 KV heads, 8.03B parameters.
         (
             "model_sliding_layers=64",
-            "More sliding-window, linear/SSM and MLP-only layers (model_sliding_layers + model_linear_layers + model_ffn_layers) than the model has layers",
+            "More sliding-window, linear/SSM and MLP-only layers (model_sliding_layers + model_linear_layers + "
+            "model_ffn_layers) than the model has layers",
         ),
         ("model_params_b=1", "Active parameters (model_active_params_b) exceed the total parameters"),
         ("model_kv_heads=7", "The KV heads (model_kv_heads) must divide the attention heads"),  # 32 ÷ 7 is not whole
