@@ -42,7 +42,7 @@ def expected_values(
             bound = {name: evaluate_tree(tree, scenario, columns, layout.lang) for name, tree in rb.moved.items()}
             bound |= rb.bound[i]
             bound.update((table_inputs or {}).get((block, i), {}))
-            computed = graph.evaluate_row(scenario, bound, rb.columns, columns, layout.lang)
+            computed = graph.evaluate_row(scenario, bound, rb.columns, columns, layout.lang, rb.honour)
             rows[(block, i)] = dict(scenario) | bound | computed  # a column the row does not move: the scenario's
         return rows[(block, i)]
 
