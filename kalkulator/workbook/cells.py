@@ -54,7 +54,8 @@ class FormulaCell:
     col: int
     node: Node
     text: str  # the Excel formula, rendered from node
-    key: tuple  # ("q", name) scenario cell, ("row", block, index, name) table cell, ("sens", table, name) what-if
+    key: tuple  # ("q", name) scenario cell, ("row", block, index, name) table cell, ("sens", table, name) what-if,
+    # ("tree", label) a cell of its own tree over the scenario (a message beside an input, a guarded answer)
     number_format: str
     style: str = "data"  # "answer" in the answer block
 

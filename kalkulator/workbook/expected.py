@@ -54,6 +54,9 @@ def expected_values(
     for f in layout.formulas:
         if f.key[0] == "q":
             out[f.key] = scenario[f.key[1]]
+        elif f.key[0] == "tree":  # a cell's own tree over the scenario (an input's message, a guarded answer)
+            assert f.node is not None
+            out[f.key] = evaluate_tree(f.node, scenario, columns, layout.lang)
         elif f.key[0] == "sens":
             out[f.key] = whatif[f.key[1]][f.key[2]]
         else:
