@@ -603,11 +603,13 @@ CROSS_CHECKS = (
 )
 
 
-def chain(checks: tuple[Check, ...], short: bool) -> Node:
-    """IF(first condition, its message, IF(second …, OK))."""
+def chain(checks: tuple[Check, ...], short: bool, skip_errors: bool = False) -> Node:
+    """IF(first condition, its message, IF(second …, OK)). `skip_errors` (the status): a condition that cannot be
+    computed (a bandwidth of 0 makes the fleet #DIV/0!) is passed over, so a later check that holds still speaks."""
     node: Node = OK
     for check in reversed(checks):
-        node = IF(check.cond, check.short if short else check.sentence, node)
+        cond = IFERROR(check.cond, False) if skip_errors else check.cond
+        node = IF(cond, check.short if short else check.sentence, node)
     return node
 
 
@@ -654,7 +656,9 @@ def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
             "Scenario status",
             "The first problem that makes the results unusable or not comparable, or OK.",
             "Consistency checks",
-            expr=IFERROR(chain(tuple(c for c in checks if c.sentence is not None), short=False), STATUS_ERROR),
+            expr=IFERROR(
+                chain(tuple(c for c in checks if c.sentence is not None), short=False, skip_errors=True), STATUS_ERROR
+            ),
             doc_id="Masalah pertama yang membuat hasil tidak bisa dipakai atau tidak sebanding, atau OK.",
             source_id="Pemeriksaan konsistensi",
         ),

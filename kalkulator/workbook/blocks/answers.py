@@ -43,7 +43,7 @@ def _place_reference(ctx: Context, sheet: str, row: int, name: str) -> None:
     """An answer row showing a quantity that lives on another sheet (its defined name points there)."""
     lay, q = ctx.lay, ctx.graph[name]
     # Inputs out of range or not numbers: "input out of range" rather than #VALUE! or a meaningless number.
-    node = IF(NE(R("out_of_range_text"), ""), OUT_OF_RANGE, R(name))
+    node = IF(NE(R("out_of_range_text"), ""), OUT_OF_RANGE, R(name)) if "out_of_range_text" in ctx.cells else R(name)
     lay.cells.append(Cell(sheet, row, 1, q.label(lay.lang), "label"))
     text = to_excel(node, ctx.cells, ctx.ranges, lay.lang)
     lay.formulas.append(FormulaCell(sheet, row, VALUE_COL, node, text, ("tree", name), q.unit.number_format))
