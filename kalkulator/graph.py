@@ -6,13 +6,24 @@ import graphlib
 from collections.abc import Iterable, Mapping
 
 from kalkulator.arrays import MISSING, ArrayEvaluate, Many, fill_missing, is_array, merge_given, quiet
-from kalkulator.expr import IF, ISBLANK, Node, R, Value, evaluate, names_in
+from kalkulator.expr import IF, ISBLANK, NE, OR, Node, R, Value, evaluate, names_in
 from kalkulator.quantities.base import Quantity
 
 
 def override_key(name: str) -> str:
     """The internal name of a quantity's yellow override cell (blank = use the formula)."""
     return f"{name}__set"
+
+
+def chosen_key(name: str) -> str:
+    """The internal name of the scenario's own value of a row key (the Assumptions sheet's cell), which a live
+    row compares its key with to decide whether a manual value typed for the chosen setup holds in the row."""
+    return f"{name}__chosen"
+
+
+# A typed deployment is the buyer's site, the same for every option: a manual value that depends on the GPU only
+# through it (tariff, PUE, host power, server capex, maintenance share, …) holds in every row of a live table.
+SITE = frozenset({"deployment_name"})
 
 
 class Graph:
@@ -35,6 +46,7 @@ class Graph:
         ordered = {name: sorted(self.deps[name]) for name in sorted(self.deps)}
         self.order: tuple[str, ...] = tuple(graphlib.TopologicalSorter(ordered).static_order())
         self._upstream: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._gates: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
 
     def __getitem__(self, name: str) -> Quantity:
         return self.quantities[name]
@@ -142,6 +154,43 @@ class Graph:
         self._upstream[names] = tuple(n for n in self.order if n in wanted)
         return self._upstream[names]
 
+    def gates(self, name: str, keys: Iterable[str]) -> tuple[str, ...]:
+        """The row keys a manual value of `name` belongs to: those its formula reads other than through the site
+        (SITE). A GPU's price or bandwidth typed by hand describes the chosen GPU (gate: gpu_name), a measured
+        prefill speed or a fleet the chosen GPU and count (gpu_name, n_gpus); a tariff or PUE none (every row)."""
+        keys = tuple(keys)
+        if (name, keys) in self._gates:
+            return self._gates[(name, keys)]
+        out: list[str] = []
+        for key in () if name in SITE else keys:
+            seen: set[str] = set()
+            stack = list(self.deps[name])
+            while stack:
+                d = stack.pop()
+                if d == key:
+                    out.append(key)
+                    break
+                if d not in seen and d not in SITE:
+                    seen.add(d)
+                    stack.extend(self.deps[d])
+        self._gates[(name, keys)] = tuple(out)
+        return tuple(out)
+
+    def row_expr(self, name: str, honour: Iterable[str] | None) -> Node:
+        """The expression of `name` in a live-table row. `honour` None: the raw formula (the row recomputes it from
+        its bound values). Otherwise the names of the row's keys: the quantity's manual value, when one is typed,
+        replaces the formula in the rows whose keys it belongs to (`gates`) equal the scenario's, as in the
+        scenario's own cell; the row then goes through the same chain as the answer block."""
+        q = self.quantities[name]
+        assert q.expr is not None, f"{name} is an input"
+        if honour is None or not q.overridable:
+            return q.expr
+        own = R(override_key(name))
+        differs = [NE(R(key), R(chosen_key(key))) for key in self.gates(name, honour)]
+        if not differs:
+            return IF(ISBLANK(own), q.expr, own)
+        return IF(OR(ISBLANK(own), *differs), q.expr, own)
+
     def evaluate_row(
         self,
         scenario: Mapping[str, Value],
@@ -149,17 +198,21 @@ class Graph:
         names: Iterable[str],
         columns: Mapping[tuple[str, str], tuple],
         lang: str = "en",
+        honour: Iterable[str] | None = None,
     ) -> dict[str, Value]:
-        """Compute `names` (raw formulas, no overrides) with `bound` replacing scenario values."""
+        """Compute `names` with `bound` replacing scenario values: raw formulas, or with `honour` (the row's keys)
+        the manual values typed in the scenario as `row_expr` says. `scenario` is `evaluate`'s result (it holds
+        the override cells)."""
         env = dict(scenario)
+        keys = tuple(honour) if honour is not None else None
+        for key in keys or ():
+            env[chosen_key(key)] = scenario[key]
         env.update(bound)
         wanted = set(names)
         out: dict[str, Value] = {}
         for name in self.order:
             if name in wanted:
-                expr = self.quantities[name].expr
-                assert expr is not None
-                env[name] = out[name] = evaluate(expr, env, columns, lang)
+                env[name] = out[name] = evaluate(self.row_expr(name, keys), env, columns, lang)
         return out
 
     def row_closure(self, bound: set[str], names: Iterable[str]) -> list[str]:

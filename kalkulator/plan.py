@@ -311,9 +311,15 @@ def candidates(
     engines: str | None = None,
     sizes: Iterable[int] = GPUS_PER_REPLICA,
     residency: str = "any",
+    graph: Graph | None = None,
 ) -> list[dict[str, Value]]:
     """Scenario settings of every GPU × GPUs per replica × format × engine in the search space; with a residency,
-    each GPU's cloud offer is its first one in that region."""
+    each GPU's cloud offer is its first one in that region.
+
+    With the `graph`, a manual value in `base` holds in a candidate as in the workbook's shortlist row
+    (Graph.gates): a site's value (tariff, PUE, deployment, …) in every candidate, a value of the chosen setup
+    (a GPU's price, a measured speed) only in the candidates equal to the chosen setup (`base`'s GPU, count,
+    format, engine or their defaults) in what it depends on."""
     gpu_names = _gpus(catalog, gpus)
     quant_names = (
         _pick(catalog["quant"].names, formats, "weight format", "--formats")
@@ -333,9 +339,23 @@ def candidates(
         split = "layer" if engine in ("llama.cpp", "exllamav2") else "tensor"
         scenario = {**base, "gpu_name": gpu, "n_gpus": float(n), "split_mode": split, "quant_name": quant}
         scenario["engine"] = engine
+        if graph is not None:
+            scenario = _honoured(graph, base, scenario)
         if residency != "any" and gpu in offers:
             scenario["cloud_offer_name"] = offers[gpu]
         out.append(scenario)
+    return out
+
+
+def _honoured(graph: Graph, base: Mapping[str, Value], scenario: dict[str, Value]) -> dict[str, Value]:
+    """The candidate without the manual values of the chosen setup that do not describe it (Graph.gates)."""
+    chosen = {k: base.get(k, graph[k].default) for k in CANDIDATE_KEYS}
+    out = {}
+    for name, value in scenario.items():
+        q = graph[name]
+        if q.overridable and name in base and any(scenario[k] != chosen[k] for k in graph.gates(name, CANDIDATE_KEYS)):
+            continue
+        out[name] = value
     return out
 
 
@@ -439,7 +459,7 @@ def search(
             metric = str(r["quant_quality_metric_type"])
             option = Option(
                 mode,
-                {k: s[k] for k in (*CANDIDATE_KEYS, "cloud_offer_name") if k in s},
+                {k: v for k, v in s.items() if k in (*CANDIDATE_KEYS, "cloud_offer_name") or k not in base},
                 tco,
                 tco / months,
                 tco / tokens * 1e6 if tokens > 0 else math.inf,

@@ -124,9 +124,10 @@ def test_staff_counts_the_same_in_cloud_tco_cumulative_and_cost_per_token(calc):
 def test_inputs_out_of_range_are_named_and_void_the_money(calc, settings, names):
     out = calc(**settings)
     assert out["out_of_range_text"] == names
-    assert out["status_text"] == "Out of range (see the Name column):" + names
+    assert out["status_text"] == "Input out of range or not a number (see the message beside its cell):" + names
     assert out["input_check_text"] == out["status_text"]
     assert out["answer_cost_idr_per_1m_tokens"] == "input out of range"
+    assert out["answer_decode_tok_s"] == "input out of range"  # a speed from an impossible input is no answer
     assert out["answer_breakeven_months"] == "input out of range"
 
 

@@ -142,11 +142,16 @@ def test_the_coordinator_places_a_small_plan(catalog, monkeypatch):
     assert lay.names == {"c_gb": "'One'!$B$4", "a_gb": "'Two'!$B$5", "b_gb": "'Two'!$B$10"}
     assert Cell("Two", 7, 1, "between", "note") in lay.cells
     assert lay.inputs == {"a_gb": ("Two", "B5"), "b_gb": ("Two", "B10")}
-    formulas = {(f.sheet, f.coord): (f.text, f.style) for f in lay.formulas}
+    formulas = {(f.sheet, f.coord): (f.text, f.style) for f in lay.formulas if f.col != 3}
     assert formulas == {("One", "B4"): ("=a_gb+b_gb", "answer"), ("One", "B5"): ("=a_gb", "answer")}
+    # beside each typed number, its message: blank inside 0–1e15 GB (the unit's domain), else what to type
+    messages = {(f.sheet, f.coord): f.key for f in lay.formulas if f.col == 3}
+    assert messages == {("Two", "C5"): ("tree", "a_gb__message"), ("Two", "C10"): ("tree", "b_gb__message")}
     assert Cell("One", 5, 6, "→ see sheet Two", "note") in lay.cells
     assert {(c.sheet, c.cells, c.formula) for c in lay.conditionals} == {
         ("One", "B4", "ISTEXT(B4)"),
         ("One", "B5", "ISTEXT(B5)"),
+        ("Two", "C5", 'C5<>""'),  # a message beside an input is red
+        ("Two", "C10", 'C10<>""'),
     }
     assert lay.repeat_header == {"One"}  # Two holds a note too: its row-3 header does not head all of it

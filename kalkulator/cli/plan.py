@@ -175,7 +175,7 @@ def plan_cmd(
             max_gpus,
             allow_geforce_datacenter,
         )
-        space = candidates(catalog, base, gpus, formats, engines, size_list, residency)
+        space = candidates(catalog, base, gpus, formats, engines, size_list, residency, graph)
         plan = search(graph, catalog, space, unmeasured, limits)
     except (PlanError, ScenarioError) as exc:
         fail(str(exc))

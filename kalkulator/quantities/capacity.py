@@ -8,7 +8,24 @@ from the peak load and the latency targets. Everything is closed-form so the wor
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, EQ, IF, LN, MAX, MIN, NOT, OR, ROUND, ROUNDDOWN, ROUNDUP, Msg, Node, R, safe_div
+from kalkulator.expr import (
+    AND,
+    EQ,
+    IF,
+    IFERROR,
+    LN,
+    MAX,
+    MIN,
+    NOT,
+    OR,
+    ROUND,
+    ROUNDDOWN,
+    ROUNDUP,
+    Msg,
+    Node,
+    R,
+    safe_div,
+)
 from kalkulator.quantities.base import Quantity
 from kalkulator.quantities.speed import (
     QUEUE_UNBOUNDED,
@@ -1061,19 +1078,27 @@ FLEET = (
         "fleet_hint_text",
         "Catatan armada",
         "Fleet note",
-        "Says when the engine's batch limit, not the GPU, sets the number of replicas (blank otherwise).",
+        "Says when the engine's batch limit, not the GPU, sets the number of replicas (blank otherwise, and blank "
+        "when an input is not a number: the status says which).",
         QUEUE,
-        expr=IF(
-            AND(R("replicas_needed") > 1, EQ(R("serving_batch_users"), R("engine_max_batch_users"))),
-            Msg(
-                "Batas batch mesin (engine_max_batch_users) yang menentukan jumlah replika: mesin dengan batch lebih "
-                "besar (vLLM, TensorRT-LLM, SGLang; atau --parallel lebih besar di llama.cpp) butuh lebih sedikit GPU.",
-                "The engine's batch limit (engine_max_batch_users) sets the number of replicas: an engine that batches "
-                "more (vLLM, TensorRT-LLM, SGLang; or a larger --parallel in llama.cpp) needs fewer GPUs.",
+        expr=IFERROR(
+            IF(
+                AND(R("replicas_needed") > 1, EQ(R("serving_batch_users"), R("engine_max_batch_users"))),
+                Msg(
+                    "Batas batch mesin (engine_max_batch_users) yang menentukan jumlah replika: mesin dengan "
+                    "batch lebih besar (vLLM, TensorRT-LLM, SGLang; atau --parallel lebih besar di llama.cpp) "
+                    "butuh lebih sedikit GPU.",
+                    "The engine's batch limit (engine_max_batch_users) sets the number of replicas: an engine that "
+                    "batches more (vLLM, TensorRT-LLM, SGLang; or a larger --parallel in llama.cpp) needs fewer GPUs.",
+                ),
+                "",
             ),
             "",
         ),
-        doc_id=("Menyebut bila batas batch mesin, bukan GPU, yang menentukan jumlah replika (kosong bila tidak)."),
+        doc_id=(
+            "Menyebut bila batas batch mesin, bukan GPU, yang menentukan jumlah replika (kosong bila tidak, dan "
+            "kosong bila ada isian yang bukan angka: status menyebutnya)."
+        ),
         source_id="Antrean dan batch per replika (lihat sheet TPS)",
     ),
     Quantity(

@@ -9,7 +9,25 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kalkulator.expr import AND, EQ, IF, JOIN, NE, NOT, OR, ROUND, ROUNDDOWN, Msg, Node, R, call, lift, safe_div
+from kalkulator.domain import BIG, Domain
+from kalkulator.expr import (
+    AND,
+    EQ,
+    IF,
+    IFERROR,
+    JOIN,
+    NE,
+    NOT,
+    OR,
+    ROUND,
+    ROUNDDOWN,
+    Msg,
+    Node,
+    R,
+    call,
+    lift,
+    safe_div,
+)
 from kalkulator.quantities.base import Quantity
 from kalkulator.quantities.domains import domain_of, plausible_of, settable_numbers
 from kalkulator.quantities.workload import TOKENS_PER_MONTH_DEFAULT
@@ -389,8 +407,47 @@ CHECKS = (
 )
 
 
+def outside(q: Quantity) -> Node:
+    """TRUE when the typed number of input `q` is outside its domain (kalkulator/input_domains.py, the catalog
+    column's Field or its unit) or is not a number at all: text typed into the cell or an error value makes the
+    test itself an error, which counts as outside. The one rule behind out_of_range_text and the message beside
+    each input cell; a blank cell is 0, as everywhere."""
+    d = domain_of(q)
+    x = R(q.name)
+    bad = [x <= d.low if d.above else x < d.low, x > d.high]
+    if d.integer:
+        bad.append(NE(x, ROUND(x, 0)))
+    return IFERROR(OR(*bad), True)
+
+
+def _number_words(x: float, lang: str) -> str:
+    text = f"{x:,.0f}" if float(x).is_integer() and abs(x) < 1e12 else f"{x:g}"
+    return text.translate(str.maketrans(",.", ".,")) if lang == "id" else text
+
+
+def domain_words(d: Domain, lang: str) -> str:
+    """The domain as short as the message beside an input cell can say it: "1–1,024", "> 0", "≥ 0"."""
+    low, high = _number_words(d.low, lang), _number_words(d.high, lang)
+    if d.high >= BIG:
+        return f"{'>' if d.above else '≥'} {low}"
+    return f"{'>' if d.above else ''}{low}–{high}" if not d.above else f"> {low}, ≤ {high}"
+
+
+def input_message(q: Quantity) -> Node:
+    """The message beside input `q`'s cell: blank when its value is in its domain, else "← type 1–1,024" (a whole
+    number: "← whole 1–1,024"); the status names the input in full."""
+    d = domain_of(q)
+    whole_id, whole_en = (" bulat", " whole") if d.integer else ("", "")
+    return IF(
+        outside(q),
+        Msg(f"← isi{whole_id} {domain_words(d, 'id')}", f"← type{whole_en} {domain_words(d, 'en')}"),
+        Msg("", ""),
+    )
+
+
 def range_text(quantities: Iterable[Quantity]) -> Quantity:
-    """The names of typed numbers outside their declared domain, space-separated ("" when none).
+    """The names of typed numbers outside their declared domain or not numbers at all, space-separated ("" when
+    none).
 
     Concatenated rather than nested, so every offender is named without Excel's limit on nested IFs.
     """
@@ -398,12 +455,7 @@ def range_text(quantities: Iterable[Quantity]) -> Quantity:
     for q in settable_numbers(quantities):
         if not q.is_input:
             continue  # a replaced formula is checked where it is typed (CLI, data validation), not its result
-        d = domain_of(q)
-        x = R(q.name)
-        bad = [x <= d.low if d.above else x < d.low, x > d.high]
-        if d.integer:
-            bad.append(NE(x, ROUND(x, 0)))
-        terms.append(IF(OR(*bad), f" {q.name}", ""))
+        terms.append(IF(outside(q), f" {q.name}", ""))
     return Quantity(
         "out_of_range_text",
         "Isian di luar rentang",
@@ -514,8 +566,24 @@ ARCHITECTURE_CHECKS = (
 RANGE_CHECK = Check(
     "run",
     NE(R("out_of_range_text"), ""),
-    JOIN(Msg("Di luar rentang (lihat kolom Nama):", "Out of range (see the Name column):"), R("out_of_range_text")),
+    JOIN(
+        Msg(
+            "Isian di luar rentang atau bukan angka (lihat pesan di samping selnya):",
+            "Input out of range or not a number (see the message beside its cell):",
+        ),
+        R("out_of_range_text"),
+    ),
     Msg("input di luar rentang", "input out of range"),
+    speed=True,  # a speed or fleet computed from −2 GPUs or from text is no answer either
+)
+# What the answer block shows in place of an answer whose inputs are out of range or not numbers.
+OUT_OF_RANGE = RANGE_CHECK.short
+# What the caveats show should a warning fail to compute (text in a number cell): the status says which input.
+CAVEATS_ERROR = Msg("tidak bisa dihitung: periksa sel kuning", "cannot be computed: check the yellow cells")
+# What the status shows should any check itself fail to compute (an error value never reaches the status cell).
+STATUS_ERROR = Msg(
+    "Ada isian yang tidak bisa dihitung: periksa sel kuning (teks di sel angka?).",
+    "An input cannot be computed: check the yellow cells (text in a number cell?).",
 )
 CROSS_CHECKS = (
     Check(
@@ -539,11 +607,13 @@ CROSS_CHECKS = (
 )
 
 
-def chain(checks: tuple[Check, ...], short: bool) -> Node:
-    """IF(first condition, its message, IF(second …, OK))."""
+def chain(checks: tuple[Check, ...], short: bool, skip_errors: bool = False) -> Node:
+    """IF(first condition, its message, IF(second …, OK)). `skip_errors` (the status): a condition that cannot be
+    computed (a bandwidth of 0 makes the fleet #DIV/0!) is passed over, so a later check that holds still speaks."""
     node: Node = OK
     for check in reversed(checks):
-        node = IF(check.cond, check.short if short else check.sentence, node)
+        cond = IFERROR(check.cond, False) if skip_errors else check.cond
+        node = IF(cond, check.short if short else check.sentence, node)
     return node
 
 
@@ -590,7 +660,9 @@ def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
             "Scenario status",
             "The first problem that makes the results unusable or not comparable, or OK.",
             "Consistency checks",
-            expr=chain(tuple(c for c in checks if c.sentence is not None), short=False),
+            expr=IFERROR(
+                chain(tuple(c for c in checks if c.sentence is not None), short=False, skip_errors=True), STATUS_ERROR
+            ),
             doc_id="Masalah pertama yang membuat hasil tidak bisa dipakai atau tidak sebanding, atau OK.",
             source_id="Pemeriksaan konsistensi",
         ),
@@ -601,7 +673,7 @@ def quantities(others: Iterable[Quantity]) -> tuple[Quantity, ...]:
             "Every warning that holds, in short words (the status line gives the first in full): answers stand, "
             "but check these before relying on them.",
             "Consistency checks",
-            expr=caveats(of("warn")),
+            expr=IFERROR(caveats(of("warn")), CAVEATS_ERROR),
             doc_id="Semua peringatan yang berlaku, singkat (status memberi yang pertama secara lengkap): jawaban "
             "tetap berlaku, tetapi periksa hal ini sebelum mengandalkannya.",
             source_id="Pemeriksaan konsistensi",

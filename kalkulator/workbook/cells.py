@@ -54,7 +54,8 @@ class FormulaCell:
     col: int
     node: Node
     text: str  # the Excel formula, rendered from node
-    key: tuple  # ("q", name) scenario cell, ("row", block, index, name) table cell, ("sens", table, name) what-if
+    key: tuple  # ("q", name) scenario cell, ("row", block, index, name) table cell, ("sens", table, name) what-if,
+    # ("tree", label) a cell of its own tree over the scenario (a message beside an input, a guarded answer)
     number_format: str
     style: str = "data"  # "answer" in the answer block
 
@@ -74,11 +75,14 @@ class RowBlock:
     """A live table: `bound[i]` replaces scenario values in row i; `columns` are computed per row.
 
     `moved`: names replaced in every row by a tree over the scenario (the what-if table's input × 0.8).
+    `honour`: the row keys of a table whose rows go through the answer block's chain (manual values included, see
+    Graph.row_expr); None: the rows recompute the raw formulas from their bound values.
     """
 
     bound: list[dict[str, Value]]
     columns: list[str]
     moved: dict[str, Node] = field(default_factory=dict)
+    honour: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ def expected_values(
             bound = {name: evaluate_tree(tree, scenario, columns, layout.lang) for name, tree in rb.moved.items()}
             bound |= rb.bound[i]
             bound.update((table_inputs or {}).get((block, i), {}))
-            computed = graph.evaluate_row(scenario, bound, rb.columns, columns, layout.lang)
+            computed = graph.evaluate_row(scenario, bound, rb.columns, columns, layout.lang, rb.honour)
             rows[(block, i)] = dict(scenario) | bound | computed  # a column the row does not move: the scenario's
         return rows[(block, i)]
 
@@ -54,6 +54,9 @@ def expected_values(
     for f in layout.formulas:
         if f.key[0] == "q":
             out[f.key] = scenario[f.key[1]]
+        elif f.key[0] == "tree":  # a cell's own tree over the scenario (an input's message, a guarded answer)
+            assert f.node is not None
+            out[f.key] = evaluate_tree(f.node, scenario, columns, layout.lang)
         elif f.key[0] == "sens":
             out[f.key] = whatif[f.key[1]][f.key[2]]
         else:

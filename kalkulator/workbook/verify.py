@@ -222,7 +222,7 @@ def parts(layout: Layout, n: int) -> list[list[FormulaCell]]:
     where they are few (every part reads some of them)."""
 
     def group_of(f: FormulaCell) -> tuple:
-        if f.key[0] == "q":
+        if f.key[0] in ("q", "tree"):
             return ("q",)
         if f.key[0] == "sens" or layout.row_blocks[f.key[1]].moved:
             return ("what-if",)  # the sorted cells read every row of their table: one part loads it once

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from kalkulator.expr import R, to_excel
+from kalkulator.expr import IF, NE, R, to_excel
 from kalkulator.quantities.base import BOOLEAN_FORMAT
+from kalkulator.quantities.checks import OUT_OF_RANGE
 from kalkulator.workbook.blocks.base import Context
 from kalkulator.workbook.blocks.quantities import Quantities, place_quantity
 from kalkulator.workbook.cells import VALUE_COL, Cell, Conditional, FormulaCell, get_column_letter
@@ -40,10 +41,12 @@ class Answers(Quantities):
 
 def _place_reference(ctx: Context, sheet: str, row: int, name: str) -> None:
     """An answer row showing a quantity that lives on another sheet (its defined name points there)."""
-    lay, q, node = ctx.lay, ctx.graph[name], R(name)
+    lay, q = ctx.lay, ctx.graph[name]
+    # Inputs out of range or not numbers: "input out of range" rather than #VALUE! or a meaningless number.
+    node = IF(NE(R("out_of_range_text"), ""), OUT_OF_RANGE, R(name)) if "out_of_range_text" in ctx.cells else R(name)
     lay.cells.append(Cell(sheet, row, 1, q.label(lay.lang), "label"))
     text = to_excel(node, ctx.cells, ctx.ranges, lay.lang)
-    lay.formulas.append(FormulaCell(sheet, row, VALUE_COL, node, text, ("q", name), q.unit.number_format))
+    lay.formulas.append(FormulaCell(sheet, row, VALUE_COL, node, text, ("tree", name), q.unit.number_format))
     lay.cells.append(Cell(sheet, row, 4, q.unit.label_in(lay.lang), "unit"))
     lay.cells.append(Cell(sheet, row, 5, name, "name"))
     see = "→ see sheet " if lay.lang == "en" else "→ lihat sheet "

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from kalkulator.expr import to_excel
+from kalkulator.graph import chosen_key
 from kalkulator.quantities.domains import domain_of
 from kalkulator.workbook import choices
 from kalkulator.workbook.blocks.base import Context, Titled
@@ -82,7 +83,9 @@ class ChoicesBlock(Titled):
             if name:
                 lay.cells.append(Cell(sheet, row + 3, j, name, "name"))
             lay.widths[sheet].setdefault(j, 16)
-        lay.row_blocks.append(RowBlock([dict(zip(choices.KEYS, r, strict=True)) for r in self.rows], closure))
+        lay.row_blocks.append(
+            RowBlock([dict(zip(choices.KEYS, r, strict=True)) for r in self.rows], closure, honour=choices.KEYS)
+        )
         part1 = Part1(row + 4, len(lay.row_blocks) - 1, positions, 3 + len(shown), start + len(helpers))
         return heads, part1
 
@@ -98,10 +101,10 @@ class ChoicesBlock(Titled):
         lay.number_validations.append((sheet, f"B{r}"))
         lay.domains[(sheet, f"B{r}")] = domain_of(graph["n_gpus"])
         local = dict(ctx.cells) | {"gpu_name": f"$A{r}", "n_gpus": f"$B{r}"}
+        local |= {chosen_key(k): ctx.cells[k] for k in choices.KEYS}  # the Assumptions sheet's GPU and count
         local |= {name: f"${get_column_letter(j)}{r}" for name, j in p.positions.items()}
         for name, j in p.positions.items():
-            expr = graph[name].expr
-            assert expr is not None
+            expr = graph.row_expr(name, choices.KEYS)  # the answer block's chain, manual values included
             fmt = graph[name].unit.number_format
             key = ("row", p.index, i, name)
             lay.formulas.append(FormulaCell(sheet, r, j, expr, to_excel(expr, local, ctx.ranges, lang), key, fmt))

@@ -7,13 +7,15 @@ from typing import ClassVar
 
 from kalkulator.expr import to_excel
 from kalkulator.graph import override_key
-from kalkulator.quantities.domains import domain_of
+from kalkulator.quantities.checks import input_message
+from kalkulator.quantities.domains import domain_of, settable_numbers
 from kalkulator.workbook.blocks.base import Context, Titled
 from kalkulator.workbook.cells import (
     OVERRIDE_COL,
     SHARE_FORMAT,
     VALUE_COL,
     Cell,
+    Conditional,
     FormulaCell,
     get_column_letter,
     table_name,
@@ -65,6 +67,8 @@ def place_quantity(ctx: Context, sheet: str, row: int, name: str) -> None:
         else:
             lay.number_validations.append((sheet, coord))
             lay.domains[(sheet, coord)] = domain
+            if settable_numbers([q]):  # a number (a typed date or word is checked by its own rule)
+                _input_message(ctx, sheet, row, name)
         return
     node = ctx.graph.cell_expr(name)
     text = to_excel(node, ctx.cells, ctx.ranges, ctx.lang)
@@ -85,3 +89,14 @@ def _manual_value_cell(ctx: Context, sheet: str, row: int, name: str, fmt: str) 
     else:
         lay.number_validations.append((sheet, coord))
         lay.domains[(sheet, coord)] = domain_of(q)
+
+
+def _input_message(ctx: Context, sheet: str, row: int, name: str) -> None:
+    """Beside a typed number (the manual-value column, empty for an input): blank, or what the cell must hold when
+    its value is out of range or not a number (checks.input_message, the rule out_of_range_text uses)."""
+    lay = ctx.lay
+    node = input_message(ctx.graph[name])
+    text = to_excel(node, ctx.cells, ctx.ranges, ctx.lang)
+    lay.formulas.append(FormulaCell(sheet, row, OVERRIDE_COL, node, text, ("tree", f"{name}__message"), "@"))
+    coord = f"{get_column_letter(OVERRIDE_COL)}{row}"
+    lay.conditionals.append(Conditional(sheet, coord, f'{coord}<>""', "bad"))
