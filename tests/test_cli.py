@@ -76,10 +76,13 @@ def test_hitung_table_says_yes_or_no_in_its_language_and_json_keeps_booleans(
 def test_hitung_prints_the_answer_block_first_and_everything_with_full(run):
     short = run("hitung").stdout
     lines = short.splitlines()
-    assert lines[0] == "SUMMARY: main choices"
-    answers = lines.index("SUMMARY: answers")
-    assert "gpu_price_usd" in lines[2] and "gpu_name" in lines[1]  # the price right under the GPU
-    assert any("answer_breakeven_months" in line for line in lines[answers:])
+    assert lines[0] == "DECISION" and "verdict_text" in lines[1]  # the verdict first, then money, status, speed
+    choices = lines.index("SUMMARY: main choices")
+    assert lines.index("SUMMARY: answers") > choices
+    assert "gpu_price_usd" in lines[choices + 2] and "gpu_name" in lines[choices + 1]  # the price under the GPU
+    assert any("answer_breakeven_months" in line for line in lines[:choices])
+    verdict = " ".join(" ".join(lines[1:choices]).split())
+    assert "For this workload (100.0 million tokens/month), the API" in verdict
     assert "ridge_flop_per_byte" not in short and "--full" in lines[-1]
     full = run("hitung", "--full").stdout
     assert full.startswith(short.rsplit("\n(", 1)[0])  # the same block first

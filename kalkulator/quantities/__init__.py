@@ -19,6 +19,7 @@ from kalkulator.quantities import (
     speculative,
     speed,
     tco,
+    verdict,
     vision,
     workload,
 )
@@ -45,6 +46,6 @@ _FORMULAS: tuple[Quantity, ...] = (
     *session.QUANTITIES,
     *measured.QUANTITIES,
 )
-QUANTITIES: tuple[Quantity, ...] = (*_FORMULAS, *checks.quantities(_FORMULAS), *answers.QUANTITIES)
+QUANTITIES: tuple[Quantity, ...] = (*_FORMULAS, *checks.quantities(_FORMULAS), *answers.QUANTITIES, *verdict.QUANTITIES)
 
 __all__ = ["QUANTITIES", "UNITS", "Quantity", "Unit", "unit_key"]

@@ -29,7 +29,7 @@ from kalkulator.expr import (
     safe_div,
 )
 from kalkulator.quantities.base import Quantity
-from kalkulator.quantities.domains import domain_of, plausible_of, settable_numbers
+from kalkulator.quantities.domains import PLAUSIBLE_WHY_ID, domain_of, plausible_of, settable_numbers
 from kalkulator.quantities.workload import TOKENS_PER_MONTH_DEFAULT
 
 OK = Msg("OK", "OK")
@@ -468,11 +468,23 @@ def range_text(quantities: Iterable[Quantity]) -> Quantity:
     )
 
 
+def _id_number(x: float) -> str:
+    """A range bound as an Indonesian writes it: 16.000, 0,5."""
+    return f"{x:,g}".translate(str.maketrans(",.", ".,"))
+
+
 def plausible_text(quantities: Iterable[Quantity]) -> Quantity:
     """Typed numbers outside their plausible range, each with the range (blank when none)."""
     ranges = [(q.name, plausible_of(q)) for q in quantities]
     terms = [
-        IF(OR(AND(NE(R(name), 0), R(name) < low), R(name) > high), f" {name} ({low:,g}–{high:,g} {why})", "")
+        IF(
+            OR(AND(NE(R(name), 0), R(name) < low), R(name) > high),
+            Msg(
+                f" {name} ({_id_number(low)}–{_id_number(high)} {PLAUSIBLE_WHY_ID[why]})",
+                f" {name} ({low:,g}–{high:,g} {why})",
+            ),
+            "",
+        )
         for name, (low, high, why) in ((name, p) for name, p in ranges if p is not None)
     ]
     return Quantity(

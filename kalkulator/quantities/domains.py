@@ -15,7 +15,7 @@ from kalkulator.domain import BIG, Domain
 from kalkulator.input_domains import BY_UNIT, DOMAINS
 from kalkulator.quantities.base import Quantity
 
-__all__ = ["BIG", "DOMAINS", "PLAUSIBLE", "Domain", "domain_of", "plausible_of", "settable_numbers"]
+__all__ = ["BIG", "DOMAINS", "PLAUSIBLE", "PLAUSIBLE_WHY_ID", "Domain", "domain_of", "plausible_of", "settable_numbers"]
 
 
 # Plausible ranges beside the hard domains (catalog columns keep theirs on their Field): a value outside is allowed
@@ -46,6 +46,29 @@ def domain_of(q: Quantity) -> Domain:
         if q.name.endswith(suffix):
             return domain
     return Domain()
+
+
+# The Indonesian of each plausible range's "what it is" (the English is typed beside the range): the id workbook's
+# status names an implausible value in Indonesian.
+PLAUSIBLE_WHY_ID: dict[str, str] = {
+    "rupiah per US dollar (about 16,000 in 2025–26)": "rupiah per dolar AS (sekitar 16.000 pada 2025–26)",
+    "years a GPU is used": "tahun GPU dipakai",
+    "years a server is used": "tahun server dipakai",
+    "requests a day": "permintaan sehari",
+    "tokens served a day": "token dilayani sehari",
+    "years of the TCO (one month = 0.0833)": "tahun TCO (satu bulan = 0,0833)",
+    "data-centre PUE (1.1–2.0 in practice)": "PUE pusat data (1,1–2,0 dalam praktik)",
+    "tokens a month": "token sebulan",
+    "kg CO2 per kWh of a grid (Indonesia about 0.76–0.87)": "kg CO2 per kWh jaringan (Indonesia sekitar 0,76–0,87)",
+    "GB/s of one accelerator (HBM3e: about 8,000)": "GB/s satu akselerator (HBM3e: sekitar 8.000)",
+    "TFLOPS of one accelerator": "TFLOPS satu akselerator",
+    "published loss of a usable format": "penurunan terpublikasi format yang layak dipakai",
+    "PLN tariffs are about Rp 1,000–2,500 per kWh": "tarif PLN sekitar Rp 1.000–2.500 per kWh",
+    "kW included in a colocation plan (0: none)": "kW yang termasuk paket kolokasi (0: tidak ada)",
+    "hours a day with traffic": "jam sehari dengan lalu lintas",
+    "requests an hour from one person": "permintaan per jam dari satu orang",
+    "coefficient of variation of inter-arrival times": "koefisien variasi jarak antar-kedatangan",
+}
 
 
 def plausible_of(q: Quantity) -> tuple[float, float, str] | None:

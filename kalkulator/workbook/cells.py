@@ -58,6 +58,8 @@ class FormulaCell:
     # ("tree", label) a cell of its own tree over the scenario (a message beside an input, a guarded answer)
     number_format: str
     style: str = "data"  # "answer" in the answer block
+    span: int = 1  # columns the cell is merged across (a long sentence)
+    longest: int = 0  # the longest text it can show (wrapped answers: sizes the row); 0 when not estimated
 
     @property
     def coord(self) -> str:
@@ -127,6 +129,7 @@ class Layout:
     hidden_columns: dict[str, tuple[int, int]] = field(default_factory=dict)  # sheet → (first, last) helper columns
     repeat_header: set[str] = field(default_factory=set)  # sheets whose row-3 header heads every printed page
     catalog_sheets: set[str] = field(default_factory=set)  # catalogs only: may print their key columns only
+    key_columns: dict[str, int] = field(default_factory=dict)  # catalog sheet → its last column always printed
     share_inputs: set[str] = field(default_factory=set)  # percentage inputs whose cells hold a share (see SHARE_FORMAT)
 
     def cell_value(self, name: str, value: Value) -> Value:

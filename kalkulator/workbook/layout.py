@@ -93,7 +93,7 @@ def _reserve(ctx: Context, sheet: Sheet) -> list[Spot]:
     if "quantities" in sheet.kinds:
         for col, text in enumerate(HEADERS[lang], start=1):
             lay.cells.append(Cell(title, row, col, text, "header"))
-        lay.widths[title].update({1: 46, 2: 18, 3: 14, 4: 12, 5: 34, 6: 90})
+        lay.widths[title].update({1: 46, 2: 24, 3: 14, 4: 12, 5: 34, 6: 90})
         row += 1
     spots = []
     for block in sheet.blocks:

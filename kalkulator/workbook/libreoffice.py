@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 import openpyxl
@@ -31,11 +32,12 @@ def soffice() -> str | None:
     return shutil.which("soffice") or shutil.which("libreoffice")
 
 
-def _convert(path: Path, work: Path, target: str, recalc: bool = True) -> Path:
+def _convert(path: Path, work: Path, target: str, recalc: bool = True, env: Mapping[str, str] | None = None) -> Path:
     """Run soffice --convert-to with a private profile; return the output file.
 
     `recalc`: the profile forces recalculation on load; without it the profile is LibreOffice's default (cached
-    values are shown), as a user's first start would be.
+    values are shown), as a user's first start would be. `env`: more environment variables (FONTCONFIG_FILE: the
+    fonts LibreOffice may use).
     """
     binary = soffice()
     if binary is None:
@@ -45,7 +47,7 @@ def _convert(path: Path, work: Path, target: str, recalc: bool = True) -> Path:
     if recalc:
         (profile / "registrymodifications.xcu").write_text(_PROFILE, encoding="utf-8")
     out = work / "out"
-    env = dict(os.environ, LC_ALL="en_US.UTF-8", LANG="en_US.UTF-8")
+    env = dict(os.environ, LC_ALL="en_US.UTF-8", LANG="en_US.UTF-8") | dict(env or {})
     subprocess.run(
         [
             binary,
@@ -66,9 +68,9 @@ def _convert(path: Path, work: Path, target: str, recalc: bool = True) -> Path:
     return out / f"{path.stem}.{target.split(':')[0]}"
 
 
-def render_pdf(path: Path, work: Path, recalc: bool = True) -> Path:
-    """Print every sheet of the workbook to PDF with LibreOffice (charts included); see `_convert` for `recalc`."""
-    return _convert(path, work, "pdf", recalc)
+def render_pdf(path: Path, work: Path, recalc: bool = True, env: Mapping[str, str] | None = None) -> Path:
+    """Print every sheet of the workbook to PDF with LibreOffice (charts included); see `_convert`."""
+    return _convert(path, work, "pdf", recalc, env)
 
 
 def recalculate(path: Path) -> dict[tuple[str, str], Value]:

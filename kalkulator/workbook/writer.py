@@ -38,6 +38,7 @@ STYLES: dict[str, dict] = {
     "guide": {"font_color": "#555555", "font_size": 9, "text_wrap": True, **TOP},  # the guide's prose: wider
     "data": TOP,
     "answer": {"bold": True, "font_size": 12, "border": 1, "align": "left", **TOP},
+    "answer_wrap": {"bold": True, "font_size": 12, "border": 1, "align": "left", "text_wrap": True, **TOP},
     "status": {"bold": True, "text_wrap": True, "valign": "top"},
 }
 LEVELS = {  # conditional fills: Excel's own good / neutral / bad colours
@@ -59,14 +60,18 @@ PROSE_CHARS_PER_DIGIT, LINE_SPACING = 1.2, 1.22  # for the row heights of wrappe
 HEADER_ROW = 3  # the column headers of quantity and catalog sheets: frozen, and repeated on every printed page
 ROW_PX = 20  # a default row, in pixels
 STATUS_LINES = 5  # a wrapped status sentence (formula text) gets a row this many lines high
+WORD_SLACK = 1.15  # wrapping at word boundaries leaves lines short: a seventh more room
+MAX_LINES = 7  # a sentence row is at most this high: only a status listing many bad inputs at once is longer
+# (the whole text stays in the cell and in `kalkulator hitung`)
 FOOTER = {"id": "&L&A&RHalaman &P dari &N", "en": "&L&A&RPage &P of &N"}
 # Print size: a sheet prints one page wide, A4 portrait, unless that would print its smallest font below
 # READABLE_PT; then landscape, and when even that is too small, only the columns that fit (the key columns on the
 # left; the rest stays on screen). Widths are in Calibri digits; LibreOffice without Calibri (DejaVu Sans, as in CI)
 # lays them out up to WIDE_FONT times wider, so the estimate assumes that.
 PAGE_PT = {"portrait": 595 - 72, "landscape": 842 - 72}  # A4 less the 0.5" side margins, in points
-READABLE_PT = 5.6  # the smallest printed text we aim for (5 pt with a margin) …
-MIN_PT = 5.1  # … and accept where the columns would not fit the page otherwise
+READABLE_PT = 5.6  # the smallest printed text we aim for (5 pt with a margin)
+MIN_PT = 5.1  # a notes column narrows only where the sheet would otherwise print text below this
+NOTES_MIN_WIDTH = 20  # a notes column gives way down to this width so that its sheet prints readably
 WIDE_FONT = 1.36
 
 
@@ -132,7 +137,10 @@ class _Writer:
                 self.cell(ws, c)
             for f in self.formulas[title]:
                 value = _cached(self.cached.get(f.key, 0))
-                ws.write_formula(f.row - 1, f.col - 1, f.text, self.fmt(_style(f), f.number_format), value)
+                fmt = self.fmt(_style(f), f.number_format)
+                if f.span > 1:  # a sentence across columns: merged, then the formula in its first cell
+                    ws.merge_range(f.row - 1, f.col - 1, f.row - 1, f.col + f.span - 2, "", fmt)
+                ws.write_formula(f.row - 1, f.col - 1, f.text, fmt, value)
             ws.freeze_panes(HEADER_ROW, 0)
             ws.protect("", {"format_columns": True, "format_rows": True})
         for name, target in self.layout.names.items():
@@ -171,7 +179,7 @@ class _Writer:
                 options = {
                     "validate": "list",
                     "source": rule,
-                    "error_message": "Pilih dari daftar / choose from the list",
+                    "error_message": "Pilih dari daftar" if self.layout.lang == "id" else "Choose from the list",
                 }
                 self.validate(sheet, coords, options)
             elif rule.above:  # an open lower bound takes a formula, written for each cell
@@ -180,12 +188,12 @@ class _Writer:
                     if rule.integer:
                         test += f",INT({coord})={coord}"
                     formula = f"=AND(ISNUMBER({coord}),{test},{coord}<={_xl_number(rule.high)})"
-                    message = _domain_message(rule, percent)
+                    message = _domain_message(rule, percent, self.layout.lang)
                     self.validate(sheet, [coord], {"validate": "custom", "value": formula} | message)
             else:
                 options = {"validate": "integer" if rule.integer else "decimal", "criteria": "between"}
                 options |= {"minimum": _xl_number(rule.low), "maximum": _xl_number(rule.high)}
-                self.validate(sheet, coords, options | _domain_message(rule, percent))
+                self.validate(sheet, coords, options | _domain_message(rule, percent, self.layout.lang))
 
     def validate(self, sheet: str, coords: list[str], options: dict) -> None:
         options = options | {"error_title": "kalkulator", "show_input": False, "multi_range": " ".join(coords)}
@@ -245,22 +253,28 @@ class _Writer:
         )
 
     def widen_notes(self, title: str) -> None:
-        """On a sheet printed landscape, give the notes column the page's spare width: notes wrap into fewer
-        lines, so the sheet takes fewer pages at the same print scale."""
+        """On a sheet printed landscape, fit the notes column to the page's width at a readable scale: wider where
+        there is room (notes wrap into fewer lines, so fewer pages), narrower (down to NOTES_MIN_WIDTH) where the
+        other columns leave too little (the sheet then still prints one page wide at a readable size)."""
         orientation, columns = self.printed(title)
         notes = [c.col for c in self.cells[title] if c.style == "note" and c.col in columns]
-        if orientation != "landscape" or not notes or columns[-1] != self.used[title][1]:
+        if orientation != "landscape" or not notes:
             return
         col = max(set(notes), key=notes.count)
         need = READABLE_PT / self.smallest_font(title, columns)
         spare = 0.97 * PAGE_PT["landscape"] / need - self.points(title, columns)
+        width = self.widths[title].get(col, DEFAULT_WIDTH)
         if spare > 0:
-            self.widths[title][col] = self.widths[title].get(col, DEFAULT_WIDTH) + spare / (0.75 * WIDE_FONT * 7)
+            self.widths[title][col] = width + spare / (0.75 * WIDE_FONT * 7)
+        short = PAGE_PT["landscape"] * self.smallest_font(title, columns) / MIN_PT - self.points(title, columns)
+        if spare < 0 and short < 0 and title not in self.layout.catalog_sheets:
+            self.widths[title][col] = max(NOTES_MIN_WIDTH, width + short / (0.75 * WIDE_FONT * 7))
 
     def printed(self, title: str) -> tuple[str, list[int]]:
         """The sheet's orientation and printed columns (helper columns are hidden and never printed)."""
         hidden = self.layout.hidden_columns.get(title, (0, -1))
-        columns = [c for c in range(1, self.used[title][1] + 1) if not hidden[0] <= c <= hidden[1]]
+        filled = {c.col for c in [*self.cells[title], *self.formulas[title]] if not hidden[0] <= c.col <= hidden[1]}
+        columns = list(range(1, max(filled) + 1))  # up to the last column with something to print
         need = READABLE_PT / self.smallest_font(title, columns)  # the least scale that keeps it readable
 
         def scale(orientation: str, cols: list[int]) -> float:
@@ -269,20 +283,14 @@ class _Writer:
         for orientation in ("portrait", "landscape"):
             if scale(orientation, columns) >= need:
                 return orientation, columns
-        while title in self.layout.catalog_sheets and len(columns) > 1 and scale("landscape", columns) < need:
-            columns.pop()  # a catalog prints its key columns; any other sheet all of them, a little smaller
+        key = self.layout.key_columns.get(title, len(columns))
+        while title in self.layout.catalog_sheets and len(columns) > key and scale("landscape", columns) < need:
+            columns.pop()  # a catalog prints its key columns (name, price, power, date, source) and what fits
         return "landscape", columns
 
-    def scale_pct(self, title: str, orientation: str, columns: list[int]) -> int:
-        """A fixed print scale: the smallest that keeps the smallest font readable, less when the columns would not
-        fit the page width at it, but never below MIN_PT (a sheet that still does not fit spills onto a second
-        page across, its first column repeated)."""
-        smallest = self.smallest_font(title, columns)
-        fit = int(100 * PAGE_PT[orientation] / self.points(title, columns))
-        return min(100, max(math.ceil(100 * MIN_PT / smallest), min(math.ceil(100 * READABLE_PT / smallest), fit)))
-
     def print_setup(self, title: str) -> None:
-        """Widths and heights for print; A4 portrait one page wide, header row repeated, footer, charts whole."""
+        """Widths and heights for print; A4 fitted to one page wide (any number of pages tall), title and header
+        rows repeated, footer, a page break before each chart so that none is split."""
         ws = self.sheets[title]
         hidden = self.layout.hidden_columns.get(title)
         for col, width in sorted(self.widths[title].items()):
@@ -296,9 +304,10 @@ class _Writer:
                     ws.set_column(col - 1, col - 1, DEFAULT_WIDTH, None, {"hidden": True, "level": 1})
             ws.set_column(hidden[1], hidden[1], None, None, {"collapsed": True})
         heights = row_heights(self.cells[title], self.widths[title])
-        for f in self.formulas[title]:  # a status sentence changes with the inputs; no spreadsheet refits the row
+        for f in self.formulas[title]:  # a sentence changes with the inputs; no spreadsheet refits the row
             if STYLES[f.style].get("text_wrap"):
-                tall = math.ceil(STATUS_LINES * _size(f.style) * LINE_SPACING + 3)
+                lines = formula_lines(f, self.widths[title])
+                tall = math.ceil(lines * _size(f.style) * LINE_SPACING + 3)
                 heights[f.row] = max(heights.get(f.row, 15), tall)
         for row, height in sorted(heights.items()):
             ws.set_row(row - 1, height)
@@ -306,26 +315,37 @@ class _Writer:
         charts = [xl_cell_to_rowcol(c.anchor)[0] for c in self.layout.charts if c.sheet == title]
         last_row = max([last_row, *(row + CHART_ROWS - 1 for row in charts)])
         orientation, columns = self.printed(title)
-        if title in self.layout.catalog_sheets:  # a wide catalog prints its key columns only
-            last_col = min(last_col, columns[-1])
+        last_col = min(last_col, columns[-1])  # a wide catalog: its key columns and what fits beside them
         ws.set_paper(9)  # A4
         if orientation == "landscape":
             ws.set_landscape()
         else:
             ws.set_portrait()
-        scale = self.scale_pct(title, orientation, columns)
-        ws.set_print_scale(scale)
-        if scale > 100 * PAGE_PT[orientation] / self.points(title, columns):
-            ws.repeat_columns(0)  # wider than the page: column A heads the pages across
+        ws.fit_to_pages(1, 0)  # one page wide, as many tall as it takes: the scale follows the font in use
         ws.set_margins(left=0.5, right=0.5, top=0.5, bottom=0.6)
         ws.set_footer(FOOTER[self.layout.lang])
         ws.print_area(0, 0, last_row - 1, last_col - 1)
-        if title in self.layout.repeat_header and any(
-            c.row == HEADER_ROW and c.style == "header" for c in self.cells[title]
-        ):
-            ws.repeat_rows(HEADER_ROW - 1)
+        has_header = any(c.row == HEADER_ROW and c.style == "header" for c in self.cells[title])
+        if title in self.layout.repeat_header and has_header:
+            ws.repeat_rows(0, HEADER_ROW - 1)  # the sheet's title, intro and column headers on every page
+        else:
+            ws.repeat_rows(0)  # the sheet's title
         if charts:
             ws.set_h_pagebreaks(sorted(charts))  # a chart starts a page (a break after the row above its anchor)
+
+
+def formula_lines(f: FormulaCell, widths: Mapping[int, float]) -> int:
+    """Lines a wrapped formula cell needs for the longest text it can show (STATUS_LINES when not estimated):
+    characters per line from its (merged) width, with a seventh more for words that do not fill a line."""
+    if not f.longest:
+        return STATUS_LINES
+    width = sum(widths.get(col, DEFAULT_WIDTH) for col in range(f.col, f.col + f.span))
+    return min(MAX_LINES, math.ceil(f.longest * WORD_SLACK / chars_per_line(width, f.style)))
+
+
+def chars_per_line(width: float, style: str) -> int:
+    """Prose characters of `style` that fit one line of a column `width` digits wide."""
+    return max(1, int((width - 1) * 11 / _size(style) * PROSE_CHARS_PER_DIGIT))
 
 
 def _style(f: FormulaCell) -> str:
@@ -392,7 +412,7 @@ def row_heights(cells: list[Cell], widths: Mapping[int, float]) -> dict[int, flo
         if not props.get("text_wrap") or not isinstance(c.value, str):
             continue
         size = _size(c.style)
-        per_line = max(1, int((widths.get(c.col, DEFAULT_WIDTH) - 1) * 11 / size * PROSE_CHARS_PER_DIGIT))
+        per_line = chars_per_line(widths.get(c.col, DEFAULT_WIDTH), c.style)
         lines = _wrapped_lines(c.value, per_line)
         if lines > 1:
             heights[c.row] = max(heights.get(c.row, 15), math.ceil(lines * size * LINE_SPACING + 3))
@@ -425,19 +445,26 @@ def _is_percent_format(number_format: str) -> bool:
     return "%" in re.sub(r'"[^"]*"', "", number_format)
 
 
-def _domain_message(domain: Domain, percent: bool = False) -> dict[str, str]:
-    """The validation error text; a cell shown in percent states its range in percent ("0% to 100%")."""
+def _domain_message(domain: Domain, percent: bool = False, lang: str = "en") -> dict[str, str]:
+    """The validation error text in the workbook's language; a cell shown in percent states its range in percent
+    ("0% to 100%"); numbers grouped as the language writes them (1.000.000 under id)."""
     if percent:
         low, high = (f"{x * 100:,.10g}%" for x in (domain.low, domain.high))
     else:
         low, high = (
             f"{x:,.0f}" if float(x).is_integer() and abs(x) < 1e12 else f"{x:g}" for x in (domain.low, domain.high)
         )
-    whole_id, whole_en = (" bulat", " whole") if domain.integer else ("", "")
-    open_id, open_en = (" (tidak termasuk)", " (exclusive)") if domain.above else ("", "")
+    if lang == "id":
+        low, high = (x.translate(str.maketrans(",.", ".,")) for x in (low, high))
+        whole, exclusive = (" bulat", " (tidak termasuk)")
+        return {
+            "error_message": f"Masukkan angka{whole if domain.integer else ''} dari {low}"
+            f"{exclusive if domain.above else ''} sampai {high}"
+        }
+    whole, exclusive = (" whole", " (exclusive)")
     return {
-        "error_message": f"Masukkan angka{whole_id} dari {low}{open_id} sampai {high} / "
-        f"enter a{whole_en} number from {low}{open_en} to {high}"
+        "error_message": f"Enter a{whole if domain.integer else ''} number from {low}"
+        f"{exclusive if domain.above else ''} to {high}"
     }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -10,6 +11,18 @@ from kalkulator.workbook.blocks.base import Block, Context
 from kalkulator.workbook.cells import Cell, get_column_letter, table_name
 
 MAX_CATALOG_DECIMALS = 6
+# Printed first, after the name: what a buyer compares on paper (price and power), then when and where from.
+MONEY_OR_POWER = re.compile(r"price|usd|idr|kwh|_w$")
+DATED = ("as_of", "source")
+
+
+def print_order(fields: list) -> list:
+    """A catalog's columns as the workbook shows them: the name, price and power columns, date and source, then
+    the rest in the CSV's order; a printout narrower than the table then still holds price, power, source and date."""
+    first, rest = fields[:1], fields[1:]
+    money = [f for f in rest if MONEY_OR_POWER.search(f.name)]
+    dated = [f for name in DATED for f in rest if f.name == name]
+    return first + money + dated + [f for f in rest if f not in money and f not in dated]
 
 
 @dataclass(frozen=True)
@@ -26,22 +39,25 @@ class CatalogTable(Block):
             lay.cells.append(Cell(sheet, row, 1, schema.title_id if ctx.lang == "id" else schema.title_en, "section"))
             row += 1
         widths = lay.widths[sheet]
-        for col, f in enumerate(schema.fields, start=1):
+        fields = print_order(list(schema.fields))
+        key = max(col for col, f in enumerate(fields, start=1) if f.name in DATED or col == 1)
+        lay.key_columns[sheet] = max(lay.key_columns.get(sheet, 1), key)
+        for col, f in enumerate(fields, start=1):
             header = schema.header(f.name, ctx.lang)
             lay.cells.append(Cell(sheet, row, col, header, "header"))
             widths.setdefault(col, max(12, min(28, len(header) + 4)))
         widths[1] = 30
-        for col, f in enumerate(schema.fields, start=1):  # sources are prose (capped where they are long)
+        for col, f in enumerate(fields, start=1):  # sources are prose (capped where they are long)
             if f.name == "source" or f.name.endswith("_source"):
                 widths[col] = 70
         first, last = row + 1, row + len(table.rows)
         formats = {f.name: _catalog_format(f.kind, [rec[f.name] for rec in table.rows]) for f in schema.fields}
         for i, rec in enumerate(table.rows):
-            for col, f in enumerate(schema.fields, start=1):
+            for col, f in enumerate(fields, start=1):
                 if rec[f.name] is not None:
                     lay.cells.append(Cell(sheet, first + i, col, rec[f.name], "data", formats[f.name]))
         ctx.catalog_pos[schema.key] = (sheet, first, len(table.rows))
-        for col, f in enumerate(schema.fields, start=1):
+        for col, f in enumerate(fields, start=1):
             letter = get_column_letter(col)
             lay.names[table_name(schema.key, f.name)] = f"'{sheet}'!${letter}${first}:${letter}${last}"
         return last + 2 - start

@@ -13,6 +13,7 @@ from typing import ClassVar
 from kalkulator.expr import R, Value, to_excel
 from kalkulator.quantities.domains import domain_of
 from kalkulator.workbook.blocks.base import Context, Titled
+from kalkulator.workbook.blocks.catalog import print_order
 from kalkulator.workbook.cells import Cell, Conditional, FormulaCell, RowBlock, get_column_letter, ref
 
 
@@ -126,7 +127,7 @@ class Rows(Titled):
             local[key_name] = ref(sheet, r, 1).replace(f"${r}", str(r))
         else:
             cat_sheet, cat_first, _ = ctx.catalog_pos[self.rows_from]
-            fields = [f.name for f in ctx.catalog[self.rows_from].schema.fields]
+            fields = [f.name for f in print_order(list(ctx.catalog[self.rows_from].schema.fields))]  # as laid out
             for name, col in self.bind.items():
                 local[name] = ref(cat_sheet, cat_first + i, fields.index(col) + 1)
             node = R(key_name)
