@@ -27,7 +27,7 @@ from kalkulator.workbook.libreoffice import soffice
 EDITS = {
     "gpu_name": "RTX 3090 24GB",
     "n_gpus": 2,
-    "pue": 1.5,
+    "pue": 1.5,  # a manual value (the deployment profile gives one)
     "ppn_pct": 12,  # the cell holds the share 0.12 (typed "12%")
     "gpu_price_usd": 1234,  # a manual value beside the catalog's price
 }
@@ -48,7 +48,7 @@ def tamper(path: Path, sheet: str, coord: str, factor: float) -> float:
     part = f"xl/worksheets/sheet{index}.xml"
     with zipfile.ZipFile(path) as z:
         parts = {i.filename: z.read(i.filename) for i in z.infolist()}
-    pattern = re.compile(rf'(<c r="{coord}"[^>]*>(?:<f>[^<]*</f>)?<v>)([^<]*)(</v>)'.encode())
+    pattern = re.compile(rf'(<c r="{coord}"[^>]*>(?:<f[^>]*>[^<]*</f>|<f[^>]*/>)?<v>)([^<]*)(</v>)'.encode())
     match = pattern.search(parts[part])
     assert match is not None, f"{sheet}!{coord} has no saved result"
     old = float(match.group(2))
@@ -166,7 +166,7 @@ def test_check_agrees_with_a_copy_edited_and_recalculated_in_libreoffice(catalog
 
     _, layout = lay_out("id", catalog)
     book = openpyxl.load_workbook(workbook_path)
-    typed = {"gpu_name": "RTX 3090 24GB", "n_gpus": 2, "pue": 1.5, "ppn_pct": 0.12, "gpu_price_usd__set": 1234}
+    typed = {"gpu_name": "RTX 3090 24GB", "n_gpus": 2, "pue__set": 1.5, "ppn_pct": 0.12, "gpu_price_usd__set": 1234}
     for name, value in typed.items():
         sheet, coord = layout.inputs[name]
         book[sheet][coord] = value

@@ -253,7 +253,12 @@ def read_copy(path: Path, catalog: Catalog) -> tuple[dict, dict]:
 
 
 @click.command("check")
-@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument(
+    "path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=lambda: default_out_dir() / "kalkulator.xlsx",
+    required=False,
+)
 @CATALOG_OPTION
 def check_cmd(path: Path, catalog_dir: Path | None) -> None:
     """Check an edited, recalculated copy: its typed inputs through the engine against the results saved in it.
