@@ -190,10 +190,10 @@ def verify_against_libreoffice(catalog, n: int) -> None:
     built = build("id", catalog)
     passes = verification_passes(catalog, built.layout)
     plain = [InputSet(p.name, p.settings) for p in passes]
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "kalkulator.xlsx"
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as lo_tmp:
+        path = Path(tmp) / "kalkulator.xlsx"  # LibreOffice's builds go to their own folder: same file name
         path.write_bytes(built.data)
-        lo_walls, lo_cpus, lo = timed(lambda: check_with_libreoffice("id", catalog, plain, Path(tmp)), n)
+        lo_walls, lo_cpus, lo = timed(lambda: check_with_libreoffice("id", catalog, plain, Path(lo_tmp)), n)
         walls, cpus, report = timed(lambda: verify(path, built.layout, built.graph, catalog, passes), n)
     cells = len(built.layout.formulas)
     wall, cpu = statistics.median(walls), statistics.median(cpus)
