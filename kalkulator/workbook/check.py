@@ -69,7 +69,7 @@ def _where(path: Path, sheet: str, coord: str, name: str) -> str:
     return f"{path}: {sheet}!{coord} ({name})"
 
 
-def _typed(path: Path, graph: Graph, catalog: Catalog, name: str, value: Value, where: str) -> Value:
+def _typed(graph: Graph, catalog: Catalog, name: str, value: Value, where: str) -> Value:
     """The engine's value of what was typed into the input cell of quantity `name`, or WorkbookInputError."""
     q = graph[name]
     if q.choices or q.options:
@@ -107,16 +107,15 @@ def typed_inputs(
         if "@" in key:  # a table's yellow key cell: name@block:row
             name, _, at = key.partition("@")
             block, _, i = at.partition(":")
-            value = _typed(path, graph, catalog, name, raw, _where(path, sheet, coord, f"{name}, row {int(i) + 1}"))
+            value = _typed(graph, catalog, name, raw, _where(path, sheet, coord, f"{name}, row {int(i) + 1}"))
             table_inputs.setdefault((int(block), int(i)), {})[name] = value
         elif key.endswith("__set"):  # a manual value: blank keeps the formula's
-            name = key.removesuffix("__set")
-            assert override_key(name) == key
+            name = key.removesuffix(override_key(""))
             if raw is None or raw == "":
                 continue
-            settings[name] = _typed(path, graph, catalog, name, raw, _where(path, sheet, coord, f"{name}, manual"))
+            settings[name] = _typed(graph, catalog, name, raw, _where(path, sheet, coord, f"{name}, manual"))
         else:
-            value = _typed(path, graph, catalog, key, raw, _where(path, sheet, coord, key))
+            value = _typed(graph, catalog, key, raw, _where(path, sheet, coord, key))
             if key in layout.share_inputs and isinstance(value, int | float):
                 value = value * 100  # the cell holds a share (12 % = 0.12), the engine a percentage
             settings[key] = value
