@@ -1,6 +1,6 @@
 """Measure the loop a user and a maintainer wait for: hitung, build, verify (report, don't assert).
 
-Run: python scripts/benchmark.py [--runs N] [--quick-tier]   (figures go into docs/performance.md)
+Run: python scripts/benchmark.py [--runs N] [--quick-tier | --verify-only]   (figures go into docs/performance.md)
 
 Every figure is min / median / max over several runs: the machines are shared and noisy, so one run says little.
 Commands run as a user runs them (a fresh process, Python start-up and imports included).
@@ -160,13 +160,70 @@ def preview_page(n: int) -> None:
     print(f"preview page: {len(html) / 1e6:.2f} MB, interactive after (navigation → setups computed): {spread(ready)}")
 
 
+VERIFY_TARGET_RATIO = 2.0  # issue 35: verify within 2 × the four LibreOffice recalculations of the same workbook
+
+
+def cpu_seconds() -> float:
+    """CPU seconds so far of this process and of every child it waited for (verify's workers, LibreOffice)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def timed(fn: Callable[[], object], n: int) -> tuple[list[float], list[float], object]:
+    """Wall and CPU seconds of `n` runs of fn (CPU seconds say what a run costs when the shared machine is busy)."""
+    walls, cpus, result = [], [], None
+    for _ in range(n):
+        start, cpu = time.perf_counter(), cpu_seconds()
+        result = fn()
+        walls.append(time.perf_counter() - start)
+        cpus.append(cpu_seconds() - cpu)
+    return walls, cpus, result
+
+
+def verify_against_libreoffice(catalog, n: int) -> None:
+    """`verify`'s four input sets against LibreOffice recalculating the same workbook under the same four sets, in
+    one run, wall and CPU seconds (CPU is what a machine shared with other processes cannot blur), with verify's
+    cost per formula cell."""
+    if not soffice():
+        print("verify vs LibreOffice: LibreOffice is not installed (not measured)")
+        return
+    built = build("id", catalog)
+    passes = verification_passes(catalog, built.layout)
+    plain = [InputSet(p.name, p.settings) for p in passes]
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as lo_tmp:
+        path = Path(tmp) / "kalkulator.xlsx"  # LibreOffice's builds go to their own folder: same file name
+        path.write_bytes(built.data)
+        lo_walls, lo_cpus, lo = timed(lambda: check_with_libreoffice("id", catalog, plain, Path(lo_tmp)), n)
+        walls, cpus, report = timed(lambda: verify(path, built.layout, built.graph, catalog, passes), n)
+    cells = len(built.layout.formulas)
+    wall, cpu = statistics.median(walls), statistics.median(cpus)
+    lo_wall, lo_cpu = statistics.median(lo_walls), statistics.median(lo_cpus)
+    print(
+        f"verify, {len(passes)} input sets ({report.cells_checked:,} comparisons, {len(report.mismatches)} "
+        f"mismatches): {spread(walls)} wall, {spread(cpus)} CPU; LibreOffice, the same {len(plain)} sets "
+        f"(a build and a recalculation each; {lo.cells_checked:,} comparisons, {len(lo.mismatches)} mismatches): "
+        f"{spread(lo_walls)} wall, {spread(lo_cpus)} CPU"
+    )
+    print(
+        f"verify = {wall / lo_wall:.1f} × LibreOffice wall, {cpu / lo_cpu:.1f} × CPU (target "
+        f"{VERIFY_TARGET_RATIO:.0f} ×); verify {1000 * cpu / cells / len(passes):.2f} ms CPU per formula cell and set "
+        f"({cells:,} formula cells), LibreOffice {1000 * lo_cpu / cells / len(plain):.3f} ms"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs of the fast steps (verify and LibreOffice: 3)")
     parser.add_argument("--quick-tier", action="store_true", help="measure only the quick test tier")
+    parser.add_argument(
+        "--verify-only", action="store_true", help="measure only verify against LibreOffice (--runs runs of each)"
+    )
     options = parser.parse_args()
     if options.quick_tier:
         quick_tier()
+        return
+    if options.verify_only:
+        verify_against_libreoffice(load_catalog(), options.runs)
         return
     n = options.runs
     slow = max(1, min(n, 3))
@@ -183,24 +240,16 @@ def main() -> None:
         print(f"`kalkulator build` (both workbooks and the preview page): {spread(times)}")
     times, built = runs(lambda: build("id", catalog), n)
     print(f"build one workbook in memory ({len(built.layout.formulas)} formula cells, cached values): {spread(times)}")
+    verify_against_libreoffice(catalog, slow)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "kalkulator.xlsx"
         path.write_bytes(built.data)
-        passes = verification_passes(catalog, built.layout)
-        times, report = runs(lambda: verify(path, built.layout, built.graph, catalog, passes), slow)
-        print(
-            f"verify, {len(passes)} input sets ({report.cells_checked} comparisons, "
-            f"{len(report.mismatches)} mismatches): {spread(times)}"
-        )
         times, _ = runs(command("verify", str(path)), slow)
-        print(f"`kalkulator verify` (the same as a command: start-up and layout included): {spread(times)}")
-        if soffice():
-            plain = [InputSet(p.name, p.settings) for p in passes]
-            times, lo = runs(lambda: check_with_libreoffice("id", catalog, plain, Path(tmp)), slow)
-            print(
-                f"LibreOffice, {len(plain)} input sets ({lo.cells_checked} comparisons, "
-                f"{len(lo.mismatches)} mismatches): {spread(times)}"
-            )
+        print(f"`kalkulator verify` (as a command: start-up and layout included): {spread(times)}")
+        edited = Path(tmp) / "my.xlsx"
+        edited.write_bytes(build("id", catalog, values={"gpu_name": catalog["gpu"].names[4], "n_gpus": 2}).data)
+        times, _ = runs(command("check", str(edited)), n)
+        print(f"`kalkulator check` (an edited copy: typed inputs through the engine, saved results): {spread(times)}")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     worker_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # verify's workers, commands
     print(f"peak RSS: this process {peak_mb:.0f} MB, largest child process {worker_mb:.0f} MB")

@@ -17,6 +17,7 @@ from kalkulator.textout import escape_unencodable
 COMMANDS = {  # name → "module:attribute"
     "build": "kalkulator.cli.build:build_cmd",
     "verify": "kalkulator.cli.build:verify_cmd",
+    "check": "kalkulator.cli.build:check_cmd",
     "hitung": "kalkulator.cli.hitung:hitung",
     "plan": "kalkulator.cli.plan:plan_cmd",
     "list": "kalkulator.cli.catalog:list_cmd",

@@ -238,6 +238,62 @@ def verify_cmd(path: Path, shipped_only: bool, with_lo: bool, catalog_dir: Path 
     sys.exit(0 if ok else 1)
 
 
+def read_copy(path: Path, catalog: Catalog) -> tuple[dict, dict]:
+    """The settings typed in a user's copy at `path` and those that differ from the shipped workbook (exit 2 naming
+    the file and cell when unreadable)."""
+    from kalkulator.workbook.check import WorkbookInputError, read_cells, typed_inputs
+
+    lang = _detect_lang(path)
+    graph, layout = lay_out(lang, catalog)
+    try:
+        cells = read_cells(path, set(layout.inputs.values()))
+        inputs, changed = typed_inputs(path, layout, graph, catalog, cells)
+    except WorkbookInputError as exc:
+        fail(str(exc))
+    except _UNREADABLE as exc:
+        fail(f"{path}: not a readable .xlsx workbook ({exc or type(exc).__name__})")
+    return inputs.settings, changed
+
+
+@click.command("check")
+@click.argument(
+    "path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=lambda: default_out_dir() / "kalkulator.xlsx",
+    required=False,
+)
+@CATALOG_OPTION
+def check_cmd(path: Path, catalog_dir: Path | None) -> None:
+    """Check an edited, recalculated copy: its typed inputs through the engine against the results saved in it.
+
+    Exit 0 when every formula cell agrees, 1 when some differ (each printed with sheet, cell, name and both values),
+    2 when the copy cannot be read (an unknown choice, text in a number cell, never recalculated).
+    """
+    from kalkulator.workbook.check import WorkbookInputError, check_copy
+
+    catalog = load_catalog_or_fail(catalog_dir)
+    started = time.perf_counter()
+    lang = _detect_lang(path)
+    graph, layout = lay_out(lang, catalog)
+    try:
+        report = check_copy(path, layout, graph, catalog)
+    except WorkbookInputError as exc:
+        fail(str(exc))
+    except _UNREADABLE as exc:
+        fail(f"{path}: not a readable .xlsx workbook ({exc or type(exc).__name__})")
+    if report.changed:
+        typed = ", ".join(f"{name}={value!r}" for name, value in sorted(report.changed.items()))
+        click.echo(f"inputs changed from the shipped workbook ({len(report.changed)}): {typed}")
+    else:
+        click.echo("inputs: as shipped")
+    _print_mismatches(report.mismatches)
+    click.echo(
+        f"check: {report.cells_checked} formula cells compared with the engine for these inputs, "
+        f"{len(report.mismatches)} differ ({time.perf_counter() - started:.1f} s)"
+    )
+    sys.exit(0 if report.ok else 1)
+
+
 def _print_mismatches(mismatches: list) -> None:
     for m in mismatches[:200]:
         click.echo(f"MISMATCH [{m.pass_name}] {m.where} {m.label}: engine={m.expected!r} workbook={m.got!r}")

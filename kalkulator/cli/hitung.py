@@ -216,6 +216,12 @@ def _table(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Describe the model by a GGUF file: shape from its header, exact weight size and bits per weight.",
 )
+@click.option(
+    "--from-workbook",
+    "workbook_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Take every input and manual value from the yellow cells of an edited copy of the workbook (.xlsx).",
+)
 @LANG_OPTION
 @CATALOG_OPTION
 def hitung(
@@ -234,6 +240,7 @@ def hitung(
     what_if,
     config_path,
     gguf_path,
+    workbook_path,
     lang,
     catalog_dir,
 ) -> None:
@@ -264,6 +271,15 @@ def hitung(
                     f"({base['weight_bits_per_param']:.4f} bits per weight); --quant does not change them",
                     err=True,
                 )
+        if workbook_path is not None:
+            from kalkulator.cli.build import read_copy
+
+            given = [o for o, v in (("--model", model_name), ("--config", config_path), ("--gguf", gguf_path)) if v]
+            if given or any(v is not None for v in chosen.values()):
+                raise ScenarioError("--from-workbook: the workbook names the model, GPU and the rest; use --set")
+            typed, changed = read_copy(workbook_path, catalog)
+            base.update(typed)
+            click.echo(f"note: inputs from {workbook_path} ({len(changed)} differ from the shipped ones)", err=True)
         base.update(parse_sets(graph, sets, lang))  # --set still overrides anything derived from a file
         if out_path is not None and scenarios is None:
             raise ScenarioError("--out: only with --scenarios (a batch); one scenario prints to the terminal")
