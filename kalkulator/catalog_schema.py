@@ -937,6 +937,17 @@ SPEED = Schema(
             "experts in prefill (each expert multiplies only the tokens routed to it); blank = 1 (no MoE penalty).",
         ),
         _num(
+            "kv_read_efficiency_frac",
+            ("Efisiensi baca KV cache", "KV-cache read efficiency"),
+            0,
+            1,
+            above=True,
+            required=False,
+            unit="0–1",
+            doc="Share of the weight multiplies' decode bandwidth the engine's attention kernels reach reading the KV "
+            "cache (many users × long contexts); blank = 1 (read at the weights' rate).",
+        ),
+        _num(
             "error_low_frac",
             ("Batas bawah galat kecepatan", "Speed error, lower bound"),
             -1,

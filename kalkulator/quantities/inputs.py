@@ -1218,6 +1218,17 @@ FORMATS = (
         source_id=("Katalog parameter kecepatan, kolom 'Efisiensi kernel MoE (0–1)'"),
     ),
     lookup(
+        "kv_read_efficiency_frac",
+        "speed",
+        "kv_read_efficiency_frac",
+        fallback=1,
+        doc_id=(
+            "Porsi bandwidth decode perkalian bobot yang dicapai kernel attention mesin ini saat membaca KV cache "
+            "(banyak pengguna × konteks panjang); 1 = dibaca secepat bobot."
+        ),
+        source_id="Katalog parameter kecepatan, kolom 'Efisiensi baca KV cache (0–1)'",
+    ),
+    lookup(
         "moe_prefill_efficiency_frac",
         "speed",
         "moe_prefill_efficiency_frac",
