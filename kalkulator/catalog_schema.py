@@ -945,7 +945,9 @@ SPEED = Schema(
             required=False,
             unit="0–1",
             doc="Share of the weight multiplies' decode bandwidth the engine's attention kernels reach reading the KV "
-            "cache (many users × long contexts); blank = 1 (read at the weights' rate).",
+            "cache at a fixed concurrency (fixed_step_ms: many users × long contexts); fitted on NIM TensorRT-LLM "
+            "runs at 1–250 requests in flight. The max-load serving fit reads the KV cache at the weights' rate. "
+            "Blank = 1.",
         ),
         _num(
             "error_low_frac",

@@ -307,7 +307,7 @@ REPLICA = (
                 R("decode_fixed_memory_ms") + moe_weight_read_ms(R("serving_batch_users")),
                 R("serving_batch_users"),
             )
-            + safe_div(R("decode_user_memory_ms") * R("mean_context_ratio"), R("kv_read_efficiency_frac")),
+            + R("decode_user_memory_ms") * R("mean_context_ratio"),
             R("decode_efficiency_frac"),
         )
         / 1000,

@@ -1224,7 +1224,8 @@ FORMATS = (
         fallback=1,
         doc_id=(
             "Porsi bandwidth decode perkalian bobot yang dicapai kernel attention mesin ini saat membaca KV cache "
-            "(banyak pengguna × konteks panjang); 1 = dibaca secepat bobot."
+            "pada konkurensi tetap (fixed_step_ms: banyak pengguna × konteks panjang); di-fit pada pengujian NIM "
+            "TensorRT-LLM dengan 1–250 permintaan berjalan. Fit serving beban maksimum membaca KV secepat bobot."
         ),
         source_id="Katalog parameter kecepatan, kolom 'Efisiensi baca KV cache (0–1)'",
     ),

@@ -649,15 +649,12 @@ QUANTITIES = (
         "memory_bound_step_per_user_ms",
         "Langkah memory-bound: tambahan per pengguna",
         "Memory-bound step: added per user",
-        "KV-cache read time ÷ (efficiency × the attention kernels' KV-read efficiency) + attention cost per user + "
-        "the multi-GPU cost per user.",
-        BOOK_TPS + "; fitted by kalkulator calibrate; KV-read efficiency fitted on NIM fixed-concurrency runs",
-        expr=safe_div(R("decode_user_memory_ms"), R("decode_efficiency_frac") * R("kv_read_efficiency_frac"))
+        "KV-cache read time ÷ efficiency + attention cost per user + the multi-GPU cost per user.",
+        BOOK_TPS + "; fitted by kalkulator calibrate",
+        expr=safe_div(R("decode_user_memory_ms"), R("decode_efficiency_frac"))
         + R("decode_user_overhead_ms")
         + R("multi_gpu_per_user_ms"),
-        doc_id=(
-            "Waktu baca KV cache ÷ (efisiensi × efisiensi baca KV kernel attention) + biaya attention per pengguna."
-        ),
+        doc_id="Waktu baca KV cache ÷ efisiensi + biaya attention per pengguna.",
         source_id="Buku, bab 12.1 dan 10.3; di-fit oleh kalkulator calibrate",
     ),
     Quantity(
