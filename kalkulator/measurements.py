@@ -54,6 +54,8 @@ def estimate_name(metric: str, batch: int) -> str:
     """The quantity that estimates a measured row: decode or prefill speed, max-load or fixed-concurrency
     throughput."""
     return FIXED_ESTIMATE if metric == "serve" and batch > 0 else ESTIMATE_OF[metric]
+
+
 # Settings of a llama.cpp run that the published rows do not repeat: llama-bench and ./main defaults
 # (F16 KV cache, every layer on the GPU with -ngl 99, layer split over several GPUs).
 LLAMA_CPP_DEFAULTS = {"kv_cache_type": "F16", "split_mode": "layer", "cpu_offload_frac": 0}

@@ -354,7 +354,11 @@ KV_PARAM = "kv_read_efficiency_frac"  # fitted on the fixed-concurrency runs and
 KV_ROWS = ("tensorrt-llm/any", "vllm/any", "sglang/any")  # the fit's engine and the engines that borrow it
 KV_BOUNDS = (0.05, 1.0)
 LONG_PROMPT_TOKENS = 2000  # runs with prompts at least this long are reported as long-context runs
-CONCURRENCY_TARGETS = {"throughput_tok_s": "fixed_throughput_tok_s", "ttft_ms": "fixed_ttft_s", "itl_ms": "fixed_itl_ms"}
+CONCURRENCY_TARGETS = {
+    "throughput_tok_s": "fixed_throughput_tok_s",
+    "ttft_ms": "fixed_ttft_s",
+    "itl_ms": "fixed_itl_ms",
+}
 BEFORE_TARGET = "throughput_tok_s"  # what the engine said at a fixed concurrency before: users × tok/s per user
 
 
