@@ -1007,6 +1007,7 @@ def _row(name, f: GroupFit, residuals, origin, as_of, serial_frac, note: str = "
         "serial_frac": serial_frac,
         "moe_kernel_efficiency_frac": 1.0,  # no MoE measurement of llama.cpp's kernels in the data: no penalty
         "moe_prefill_efficiency_frac": 1.0,
+        "kv_read_efficiency_frac": 1.0,  # the decode-at-depth rows fit the KV reads at the weights' rate (accuracy.md)
         "error_low_frac": low,
         "error_high_frac": high,
         "prefill_error_low_frac": pre_low,

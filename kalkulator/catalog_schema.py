@@ -983,6 +983,19 @@ SPEED = Schema(
             "experts in prefill (each expert multiplies only the tokens routed to it); blank = 1 (no MoE penalty).",
         ),
         _num(
+            "kv_read_efficiency_frac",
+            ("Efisiensi baca KV cache", "KV-cache read efficiency"),
+            0,
+            1,
+            above=True,
+            required=False,
+            unit="0–1",
+            doc="Share of the weight multiplies' decode bandwidth the engine's attention kernels reach reading the KV "
+            "cache at a fixed concurrency (fixed_step_ms: many users × long contexts); fitted on NIM TensorRT-LLM "
+            "runs at 1–250 requests in flight. The max-load serving fit reads the KV cache at the weights' rate. "
+            "Blank = 1.",
+        ),
+        _num(
             "error_low_frac",
             ("Batas bawah galat kecepatan", "Speed error, lower bound"),
             -1,

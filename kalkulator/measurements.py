@@ -45,6 +45,17 @@ METRIC_WORDS = {"tg": "decode", "pp": "prefill", "serve": "serving at max load"}
 # What the engine estimates for each metric: the decode or prefill speed picked by quantities/measured.py, or the
 # output throughput of a replica at full load (what trtllm-bench reports).
 ESTIMATE_OF = {"tg": "measured_estimate_tok_s", "pp": "measured_estimate_tok_s", "serve": "max_throughput_tok_s"}
+# A serving row with a batch ran at that fixed concurrency (vllm bench serve --max-concurrency, genai-perf
+# --concurrency): its estimate is the output throughput at that concurrency, prefill stalls included.
+FIXED_ESTIMATE = "fixed_throughput_tok_s"
+
+
+def estimate_name(metric: str, batch: int) -> str:
+    """The quantity that estimates a measured row: decode or prefill speed, max-load or fixed-concurrency
+    throughput."""
+    return FIXED_ESTIMATE if metric == "serve" and batch > 0 else ESTIMATE_OF[metric]
+
+
 # Settings of a llama.cpp run that the published rows do not repeat: llama-bench and ./main defaults
 # (F16 KV cache, every layer on the GPU with -ngl 99, layer split over several GPUs).
 LLAMA_CPP_DEFAULTS = {"kv_cache_type": "F16", "split_mode": "layer", "cpu_offload_frac": 0}
@@ -173,7 +184,7 @@ class Measurement:
                 "allreduce_us": NVLINK_ALLREDUCE_US,
                 "prompt_tokens": self.prompt_tokens,
                 "output_tokens": self.gen_tokens,
-            }
+            } | ({"concurrent_users": self.batch} if self.batch > 0 else {})
         # A prompt after `depth` tokens of context is a prompt whose first `depth` tokens are already cached.
         prompt = self.depth_tokens + self.prompt_tokens
         cached = self.depth_tokens / prompt if self.metric == "pp" and prompt else 0
@@ -219,6 +230,14 @@ def _int(text: str | None, default: int) -> int:
         return default
 
 
+def _batch(metric: str, text: str | None) -> int:
+    """tg: sequences per step (1 when blank); pp: one prompt (the column is the micro-batch); serve: the fixed
+    concurrency, 0 when blank (a max-load run)."""
+    if metric == "tg":
+        return _int(text, 1)
+    return _int(text, 0) if metric == "serve" else 1
+
+
 def load_published(catalog: Catalog, folder: Path = CALIBRATION_DIR) -> list[Measurement]:
     """Every usable row of the measured_*.csv files: a tg/pp/serve metric on a catalog GPU, model and quantization.
 
@@ -253,7 +272,7 @@ def load_published(catalog: Catalog, folder: Path = CALIBRATION_DIR) -> list[Mea
                         quant_name=quant["name"],
                         engine=row["engine"],
                         metric=metric,
-                        batch=_int(row["batch"], 1) if metric == "tg" else 1,  # pp: one prompt (batch = micro-batch)
+                        batch=_batch(metric, row["batch"]),
                         prompt_tokens=_int(row["prompt_tokens"], 0),
                         gen_tokens=_int(row["gen_tokens"], 0),
                         tok_s=value,
@@ -399,7 +418,7 @@ def nearest(
 def estimate(m: Measurement, graph: Graph, catalog: Catalog) -> tuple[float, float]:
     """(the engine's estimate for the measured setup, estimate ÷ measured), from the quantity graph."""
     values = graph.evaluate(resolve(graph, catalog, m.settings()), catalog.columns())
-    value = float(values[ESTIMATE_OF[m.metric]])
+    value = float(values[estimate_name(m.metric, m.batch)])
     ratio = values["estimate_measured_ratio"] if m.metric in ("tg", "pp") else value / m.tok_s
     return value, float(ratio)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from kalkulator.arrays import evaluate_many, rows
 from kalkulator.catalog import Catalog
 from kalkulator.graph import Graph
-from kalkulator.measurements import ESTIMATE_OF, load_published, nearest
+from kalkulator.measurements import ESTIMATE_OF, FIXED_ESTIMATE, estimate_name, load_published, nearest
 from kalkulator.scenario import resolve
 
 # What `nearest` reads of a scenario.
@@ -61,7 +61,7 @@ def published_near(catalog: Catalog, graph: Graph) -> dict[str, dict]:
             chosen[triple] = found[0].measurement
     measured = list(chosen.values())
     settings = [resolve(graph, catalog, m.settings()) for m in measured]
-    wanted = sorted(set(ESTIMATE_OF.values()))
+    wanted = sorted({*ESTIMATE_OF.values(), FIXED_ESTIMATE})
     estimates = rows(evaluate_many(graph, settings, columns, names=wanted), len(settings), wanted)
     out = {}
     for (g, mo, q), m, est in zip(chosen, measured, estimates, strict=True):
@@ -74,7 +74,7 @@ def published_near(catalog: Catalog, graph: Graph) -> dict[str, dict]:
             "batch": m.batch,
             "build_year": m.era,
             "measured_tok_s": m.tok_s,
-            "estimate_tok_s": float(est[ESTIMATE_OF[m.metric]]),
+            "estimate_tok_s": float(est[estimate_name(m.metric, m.batch)]),
             "source": m.source.split("://", 1)[-1],  # shown as text: the page links nowhere
         }
     return out

@@ -33,7 +33,14 @@ def replace_block(text: str, begin: str, end: str, body: str, where: str) -> str
 def accuracy_blocks() -> dict[str, str]:
     """The generated parts of docs/accuracy.md, by marker name, and the README summary."""
     from kalkulator.calibration import MAX_RUN_SPREAD, summary_line
-    from kalkulator.cli.calibration import accuracy_tables, format_engines, format_multi, format_table, readme_table
+    from kalkulator.cli.calibration import (
+        accuracy_tables,
+        format_concurrency,
+        format_engines,
+        format_multi,
+        format_table,
+        readme_table,
+    )
 
     a = accuracy_tables()
     left_out = (
@@ -46,6 +53,7 @@ def accuracy_blocks() -> dict[str, str]:
         f"{format_multi(a.multi)}\n",
         "serving": "".join(f"    {line}\n" for line in (a.serving_line, *a.moe_lines))
         + f"\n{format_engines(a.engines)}\n",
+        "longctx": f"    {a.concurrency_line}\n\n{format_concurrency(a.concurrency)}\n",
         "readme": readme_table(a) + "\n",
     }
 
@@ -66,7 +74,7 @@ def main_() -> None:
     blocks = accuracy_blocks()
     page = ROOT / "docs" / "accuracy.md"
     text = page.read_text(encoding="utf-8")
-    for name in ("single", "multi", "serving"):
+    for name in ("single", "multi", "serving", "longctx"):
         text = replace_block(text, f"<!-- generated: {name} -->", "<!-- end generated -->", blocks[name], str(page))
     write(page, text)
     readme = ROOT / "README.md"

@@ -32,9 +32,14 @@ from kalkulator.files import OutputError, check_output, write_atomic
 from kalkulator.paths import CATALOG_DIR
 from kalkulator.serving_calibration import ENGINE as SERVING_ENGINE
 from kalkulator.serving_calibration import (
+    KV_PARAM,
+    KV_ROWS,
     MOE_PARAM,
+    calibrate_concurrency,
     calibrate_moe,
     calibrate_serving,
+    concurrency_summary,
+    concurrency_table,
     engine_table,
     moe_engine_rows,
     moe_summary,
@@ -91,6 +96,31 @@ def format_multi(rows: list[dict]) -> str:
     return _markdown({"split": "split", "engine": "engine", "metric": "metric", "rows": "rows"} | ERROR_COLUMNS, rows)
 
 
+CONCURRENCY_COLUMNS = {
+    "runs": "runs",
+    "rows": "rows",
+    "concurrency": "concurrency",
+    "before: users × tok/s per user": "before",
+    "stalls, efficiency 1": "unfitted",
+    "held out": "held_out",
+    "held out p90": "held_out_p90",
+    "TTFT held out": "ttft",
+    "ITL held out": "itl",
+}
+
+
+def format_concurrency(rows: list[dict]) -> str:
+    """The fixed-concurrency and long-context error table as Markdown (median |predicted ÷ measured − 1|)."""
+    lines = ["| " + " | ".join(CONCURRENCY_COLUMNS) + " |", "|" + "---|" * len(CONCURRENCY_COLUMNS)]
+    for r in rows:
+        cells = [
+            str(r.get(k, "")) if k in ("runs", "rows", "concurrency") else _pct(r.get(k, float("nan")))
+            for k in CONCURRENCY_COLUMNS.values()
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def format_engines(rows: list[dict]) -> str:
     """The serving error table per engine as Markdown."""
     return _markdown({"engine": "engine", "runs": "rows", "prompt/output shapes": "shapes"} | ERROR_COLUMNS, rows)
@@ -106,6 +136,8 @@ class Accuracy:
     unsteady: int
     serving_line: str
     moe_lines: tuple[str, str]  # the MoE max-load fit (not shipped) and the MoE TPOT-by-concurrency check
+    concurrency_line: str  # the fixed-concurrency fit (KV-read efficiency) and its long-context held-out error
+    concurrency: list[dict]  # fixed-concurrency runs (long-context, short) and long-prompt max-load runs, held out
 
 
 def accuracy_tables(catalog_dir: Path = CATALOG_DIR) -> Accuracy:
@@ -118,6 +150,7 @@ def accuracy_tables(catalog_dir: Path = CATALOG_DIR) -> Accuracy:
         fail(str(exc))
     serving = calibrate_serving(catalog)
     moe = calibrate_moe(catalog)
+    fixed = calibrate_concurrency(catalog)
     return Accuracy(
         accuracy_table(report),
         multi_gpu_table(multi, multi_gpu_residuals(report, multi)) + tensor_parallel_table(serving),
@@ -125,6 +158,8 @@ def accuracy_tables(catalog_dir: Path = CATALOG_DIR) -> Accuracy:
         report.data.attrs.get("unsteady_rows", 0),
         serving_summary(serving),
         (moe_summary(moe), moe_tpot_line(catalog)),
+        concurrency_summary(fixed),
+        concurrency_table(fixed, serving),
     )
 
 
@@ -152,6 +187,12 @@ def readme_table(a: Accuracy) -> str:
             f"| serving, {r['engine']} ({r.get('how', 'shape held out')}) | {r['rows']} | {_pct(r['median'])} "
             f"| {_pct(r['p90'])} |"
         )
+    for r in a.concurrency:
+        where = r["runs"] if r["concurrency"] == "max load" else f"fixed concurrency {r['concurrency']}, {r['runs']}"
+        lines.append(
+            f"| {where}, throughput (shape held out) | {r['rows']} | {_pct(r['held_out'])} "
+            f"| {_pct(r['held_out_p90'])} |"
+        )
     return "\n".join(lines)
 
 
@@ -171,6 +212,8 @@ def accuracy(catalog_dir: Path) -> None:
     click.echo(format_multi(a.multi))
     click.echo("\n" + a.serving_line + "\n" + "\n".join(a.moe_lines) + "\n")
     click.echo(format_engines(a.engines))
+    click.echo("\nLong contexts and fixed concurrency:\n\n    " + a.concurrency_line + "\n")
+    click.echo(format_concurrency(a.concurrency))
     click.echo("\nREADME summary:\n\n" + readme_table(a))
 
 
@@ -254,6 +297,10 @@ def calibrate_cmd(
         for row in old:
             if row["name"] in MOE_PREFILL_ROWS:
                 row[MOE_PARAM] = str(moe_prefill)
+        kv = calibrate_concurrency(catalog).kv_read_efficiency_frac
+        for row in old:
+            if row["name"] in KV_ROWS:
+                row[KV_PARAM] = str(kv)
     try:
         new = speed_rows(report, engine, today, origin, serial)
     except CalibrationError as exc:

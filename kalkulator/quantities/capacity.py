@@ -162,6 +162,24 @@ def tpot_pct(z: float) -> Node:
     return IF(R("prefill_time_frac") < 1, scaled, QUEUE_UNBOUNDED)  # as tpot_at_load_ms: no TPOT past capacity
 
 
+def mean_context_step(users: Node) -> Node:
+    """Decode step time (ms) for `users` sequences at the mean context (prompt + half the answer): the memory-bound
+    line with each user's KV cache read at that length (÷ the bandwidth efficiency and the attention kernels' KV-read
+    efficiency), the compute-bound line as in decode_step."""
+    ratio = R("mean_context_ratio")
+    per_user = (
+        safe_div(R("decode_user_memory_ms") * ratio, R("decode_efficiency_frac") * R("kv_read_efficiency_frac"))
+        + R("decode_user_overhead_ms") * ratio
+        + R("multi_gpu_per_user_ms")
+    )
+    return MAX(
+        R("memory_bound_step_base_ms")
+        + per_user * users
+        + safe_div(moe_weight_read_ms(users), R("decode_efficiency_frac")),
+        R("compute_bound_step_base_ms") + R("compute_bound_step_per_user_ms") * users,
+    )
+
+
 def _whole(x: Node) -> Node:
     """Round up to a whole number, ignoring float noise below 1e-9."""
     return ROUNDUP(ROUND(x, 9), 0)
@@ -933,6 +951,125 @@ SLA = (
     ),
 )
 
+FIXED_SRC = (
+    "Closed loop at a fixed concurrency (vllm bench serve --max-concurrency, genai-perf --concurrency): each of the "
+    "batch's requests brings one prompt per cycle, whose prefill (chunked prefill, Agrawal et al. 2024, "
+    "Sarathi-Serve) stalls every decoding user"
+)
+FIXED_SRC_ID = (
+    "Loop tertutup pada konkurensi tetap (vllm bench serve --max-concurrency, genai-perf --concurrency): setiap "
+    "permintaan dalam batch membawa satu prompt per siklus, yang prefill-nya (chunked prefill, Agrawal dkk. 2024, "
+    "Sarathi-Serve) menahan semua pengguna yang sedang decode"
+)
+
+FIXED = (
+    Quantity(
+        "fixed_batch_users",
+        "Pengguna decode pada konkurensi tetap",
+        "Decoding users at a fixed concurrency",
+        "Concurrent users (the requests a benchmark keeps in flight), at most the largest batch: the rest wait in "
+        "the queue for a slot (0 when not even one request fits).",
+        FIXED_SRC,
+        expr=IF(R("serving_batch_users") >= 1, MAX(1, MIN(R("concurrent_users"), R("serving_batch_users"))), 0),
+        doc_id=(
+            "Pengguna bersamaan (permintaan yang dijaga tetap berjalan oleh benchmark), paling banyak batch "
+            "terbesar: sisanya menunggu slot di antrean (0 bila satu permintaan pun tidak muat)."
+        ),
+        source_id=FIXED_SRC_ID,
+    ),
+    Quantity(
+        "fixed_step_ms",
+        "Langkah decode pada konkurensi tetap",
+        "Decode step at a fixed concurrency",
+        "Decode step of those users with each one's KV cache at the mean context (prompt + half the answer), read "
+        "at the attention kernels' KV-read efficiency: with many users × long contexts the KV reads, not the "
+        "weights, set the step.",
+        FIXED_SRC + "; " + ROOFLINE,
+        expr=mean_context_step(R("fixed_batch_users")),
+        doc_id=(
+            "Langkah decode pengguna tersebut dengan KV cache masing-masing pada konteks rata-rata (prompt + "
+            "separuh jawaban), dibaca pada efisiensi baca KV kernel attention: dengan banyak pengguna × konteks "
+            "panjang, pembacaan KV, bukan bobot, yang menentukan langkah."
+        ),
+        source_id=FIXED_SRC_ID,
+    ),
+    Quantity(
+        "fixed_cycle_s",
+        "Siklus per permintaan pada konkurensi tetap",
+        "Cycle per request at a fixed concurrency",
+        "Decoding users × prefill time + output tokens × decode step: in one request's cycle every user of the "
+        "batch sends one prompt, and each prompt's prefill (quadratic attention included) holds up the decode steps "
+        "of all; long prompts make this share large (20K-token prompts: seconds per cycle).",
+        FIXED_SRC,
+        expr=R("fixed_batch_users") * R("prefill_s") + R("output_tokens") * R("fixed_step_ms") / 1000,
+        doc_id=(
+            "Pengguna decode × waktu prefill + token output × langkah decode: dalam satu siklus permintaan setiap "
+            "pengguna batch mengirim satu prompt, dan prefill setiap prompt (termasuk attention kuadratik) menahan "
+            "langkah decode semuanya; prompt panjang membuat porsi ini besar (prompt 20K token: beberapa detik "
+            "per siklus)."
+        ),
+        source_id=FIXED_SRC_ID,
+    ),
+    Quantity(
+        "fixed_throughput_tok_s",
+        "Throughput output pada konkurensi tetap",
+        "Output throughput at a fixed concurrency",
+        "Decoding users × output tokens ÷ cycle: what a benchmark at that concurrency reports as output token "
+        "throughput (prefill stalls and long-context KV reads included; 0 when nothing fits).",
+        FIXED_SRC,
+        expr=IF(
+            R("usable_hardware_flag"),
+            safe_div(R("fixed_batch_users") * R("output_tokens"), R("fixed_cycle_s")),
+            0,
+        ),
+        doc_id=(
+            "Pengguna decode × token output ÷ siklus: yang dilaporkan benchmark pada konkurensi itu sebagai "
+            "throughput token output (termasuk jeda prefill dan pembacaan KV konteks panjang; 0 bila tidak ada "
+            "yang muat)."
+        ),
+        source_id=FIXED_SRC_ID,
+    ),
+    Quantity(
+        "fixed_ttft_s",
+        "TTFT pada konkurensi tetap",
+        "TTFT at a fixed concurrency",
+        "(Users + 1) ÷ 2 × prefill time + the wait for a slot when more requests are in flight than the batch holds "
+        "((in flight − batch) × cycle ÷ batch). Requests of equal length, as benchmarks send them, end together and "
+        "come back together: each wave's prompts are prefilled one after another, the k-th waits for k − 1 others.",
+        FIXED_SRC + "; requests of equal length keep in step (one wave of prompts per cycle)",
+        expr=(R("fixed_batch_users") + 1) / 2 * R("prefill_s")
+        + IF(
+            R("concurrent_users") > R("fixed_batch_users"),
+            safe_div((R("concurrent_users") - R("fixed_batch_users")) * R("fixed_cycle_s"), R("fixed_batch_users")),
+            0,
+        ),
+        doc_id=(
+            "(Pengguna + 1) ÷ 2 × waktu prefill + tunggu slot bila permintaan yang berjalan lebih banyak dari batch "
+            "((berjalan − batch) × siklus ÷ batch). Permintaan sama panjang, seperti dikirim benchmark, selesai "
+            "bersama dan kembali bersama: prompt setiap gelombang di-prefill bergantian, yang ke-k menunggu k − 1 "
+            "lainnya."
+        ),
+        source_id=FIXED_SRC_ID + "; permintaan sama panjang tetap seirama (satu gelombang prompt per siklus)",
+    ),
+    Quantity(
+        "fixed_itl_ms",
+        "Jeda antar-token pada konkurensi tetap",
+        "Inter-token latency at a fixed concurrency",
+        "1000 × (cycle − (users + 1) ÷ 2 × prefill time) ÷ output tokens: the decode steps plus the prefills of the "
+        "wave after one's own first token, spread over the answer (mean ITL/TPOT of the benchmark).",
+        FIXED_SRC + "; requests of equal length keep in step (one wave of prompts per cycle)",
+        expr=safe_div(
+            1000 * (R("fixed_cycle_s") - (R("fixed_batch_users") + 1) / 2 * R("prefill_s")), R("output_tokens")
+        ),
+        doc_id=(
+            "1000 × (siklus − (pengguna + 1) ÷ 2 × waktu prefill) ÷ token output: langkah decode ditambah prefill "
+            "gelombang yang sama sesudah token pertama sendiri, tersebar di sepanjang jawaban (rata-rata ITL/TPOT "
+            "benchmark)."
+        ),
+        source_id=FIXED_SRC_ID + "; permintaan sama panjang tetap seirama (satu gelombang prompt per siklus)",
+    ),
+)
+
 CLOSED = (
     "Closed population (finite source): N users have at most N requests in flight; a user never queues behind "
     "themselves"
@@ -1186,4 +1323,4 @@ FLEET = (
     ),
 )
 
-QUANTITIES = (*REPLICA, *LOAD, *PCT_OUT, *SLA, *FLEET)
+QUANTITIES = (*REPLICA, *LOAD, *FIXED, *PCT_OUT, *SLA, *FLEET)

@@ -1252,6 +1252,18 @@ FORMATS = (
         source_id=("Katalog parameter kecepatan, kolom 'Efisiensi kernel MoE (0–1)'"),
     ),
     lookup(
+        "kv_read_efficiency_frac",
+        "speed",
+        "kv_read_efficiency_frac",
+        fallback=1,
+        doc_id=(
+            "Porsi bandwidth decode perkalian bobot yang dicapai kernel attention mesin ini saat membaca KV cache "
+            "pada konkurensi tetap (fixed_step_ms: banyak pengguna × konteks panjang); di-fit pada pengujian NIM "
+            "TensorRT-LLM dengan 1–250 permintaan berjalan. Fit serving beban maksimum membaca KV secepat bobot."
+        ),
+        source_id="Katalog parameter kecepatan, kolom 'Efisiensi baca KV cache (0–1)'",
+    ),
+    lookup(
         "moe_prefill_efficiency_frac",
         "speed",
         "moe_prefill_efficiency_frac",
