@@ -133,7 +133,9 @@ def test_measured_speed_flows_to_latency(calc):
     out = calc(decode_tok_s=151, output_tokens=100, prompt_tokens=0, network_overhead_ms=0, concurrent_users=1)
     assert out["tpot_ms"] == pytest.approx(1000 / 151, rel=1e-12)
     assert out["e2e_latency_s"] == pytest.approx(100 / 151, rel=1e-12)
-    assert out["throughput_tok_s"] == pytest.approx(151, rel=1e-12)
+    # Throughput is the fixed-concurrency chain's, scaled by typed ÷ engine speed: at one user with no prompt that is
+    # the typed speed, up to the 50-token mean KV cache read at the attention kernels' efficiency (well below 1 %).
+    assert out["throughput_tok_s"] == pytest.approx(151, rel=0.005)
 
 
 def test_prefill_from_flops(calc):

@@ -1011,6 +1011,20 @@ FIXED = (
         source_id=FIXED_SRC_ID,
     ),
     Quantity(
+        "fixed_stall_frac",
+        "Porsi siklus tertahan prefill",
+        "Share of the cycle stalled by prefills",
+        "Decoding users × prefill time ÷ cycle: the share of a request's cycle in which the batch's prompts are "
+        "prefilled and no decode step runs (0 when nothing fits).",
+        FIXED_SRC,
+        expr=safe_div(R("fixed_batch_users") * R("prefill_s"), R("fixed_cycle_s")),
+        doc_id=(
+            "Pengguna decode × waktu prefill ÷ siklus: porsi siklus satu permintaan saat prompt batch sedang "
+            "di-prefill dan tidak ada langkah decode (0 bila tidak ada yang muat)."
+        ),
+        source_id=FIXED_SRC_ID,
+    ),
+    Quantity(
         "fixed_throughput_tok_s",
         "Throughput output pada konkurensi tetap",
         "Output throughput at a fixed concurrency",

@@ -753,11 +753,17 @@ QUANTITIES = (
         "throughput_tok_s",
         "Throughput total",
         "Total throughput",
-        "Tok/s per user × concurrent users.",
-        "Buku, Bab batch dan concurrency",
-        expr=R("decode_tok_s") * R("concurrent_users"),
-        doc_id="Tok/s per pengguna × pengguna bersamaan.",
-        source_id="Buku, bab 4 (throughput) dan bab 15.1, dikoreksi: throughput = batch ÷ waktu per langkah",
+        "Output tokens per second of the users served at this concurrency: the fixed-concurrency throughput "
+        "(prefill stalls and long-context KV reads included; fixed_throughput_tok_s), scaled by a typed tok/s per "
+        "user ÷ the engine's own (1 unless a measured speed is typed).",
+        "Book, chapters 4 and 15.1 (throughput); chunked prefill stalls decode (Sarathi-Serve, Agrawal et al. 2024)",
+        expr=R("fixed_throughput_tok_s") * R("decode_tok_s") * R("decode_step_ms") / 1000,
+        doc_id=(
+            "Token output per detik dari pengguna yang dilayani pada konkurensi ini: throughput konkurensi tetap "
+            "(termasuk jeda prefill dan pembacaan KV konteks panjang; fixed_throughput_tok_s), diskalakan dengan "
+            "tok/s per pengguna yang diketik ÷ milik mesin (1 kecuali kecepatan terukur diketik)."
+        ),
+        source_id="Buku, bab 4 (throughput) dan bab 15.1; jeda prefill (Sarathi-Serve, Agrawal dkk. 2024)",
     ),
     Quantity(
         "prefill_cached_tokens",
