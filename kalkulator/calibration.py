@@ -39,6 +39,7 @@ SOURCES = (
     ("measured_2025_builds.csv", "2025"),
     ("measured_2025_prs.csv", "2025"),
     ("measured_vendors.csv", "2025"),  # AMD, Intel: ROCm, Vulkan, SYCL builds of 2025
+    ("measured_apple.csv", "2025"),  # Apple: Metal builds of late 2025 and 2026 (issue 41)
 )
 DEVICES = "devices.csv"  # calibration device name → catalog GPU row
 CHUNK = 512  # llama.cpp's default micro-batch (-ub)
@@ -69,7 +70,17 @@ FAMILIES = {
     ("rocm", "CDNA2"): "gcn-cdna",
     ("sycl", "Alchemist"): "alchemist",
     ("vulkan", "Alchemist"): "alchemist",
+    # Apple Ultra chips are two Max dies joined by UltraFusion: one llama.cpp decode stream crosses the die-to-die
+    # link for half its weights and synchronises both halves of the GPU at every kernel, so it reaches a smaller
+    # share of the 800 GB/s than a single-die Max (its own share and fixed cost per layer; issue 41).
+    ("metal", "M1Ultra"): "ultra",
+    ("metal", "M2Ultra"): "ultra",
+    ("metal", "M3Ultra"): "ultra",
 }
+# Families whose difference is decode's alone: their prompt rows stay with the backend's (an Ultra chip's prompt is
+# its cores' work, the same per core as a single die's; the die-to-die cost is per decode kernel), and their speed
+# rows carry the backend's prefill fit.
+DECODE_ONLY_FAMILIES = ("ultra",)
 
 
 def speed_group(backend: str, arch: str) -> str:
@@ -248,6 +259,8 @@ def load_shipped(catalog: Catalog, folder: Path = CALIBRATION_DIR, multi_gpu: bo
     m["memory_type"] = [s["memory_type"] for s in specs]
     m["arch"] = [s.get("arch") or "" for s in specs]
     m["group"] = [speed_group(b, a) for b, a in zip(m["backend"], m["arch"], strict=True)]
+    decode_only = m["group"].map(lambda g: "." in g and g.split(".", 1)[1] in DECODE_ONLY_FAMILIES)
+    m.loc[decode_only & (m["metric"] == "pp_tok_s"), "group"] = m["backend"]
     # CPU-only runs compute on the CPU cores: the GPU's FP16 peak does not apply to them.
     m["fp16_tflops"] = np.where(m["backend"] == "cpu", np.nan, [s["fp16_tflops"] for s in specs])
     m["fp32_tflops"] = np.where(m["backend"] == "cpu", np.nan, [s["fp32_tflops"] for s in specs])
@@ -547,11 +560,14 @@ def _order(data: pd.DataFrame, min_devices: int) -> list[tuple[str, str]]:
 
 
 def _donor(group: tuple[str, str], done: dict) -> GroupFit | None:
+    """The fit that lends a group what its rows cannot pin down: an architecture family's own fit of another era
+    (the same chips), else its backend's of the same era; a backend's fit of another era; else CUDA's."""
     backend, era = group
-    family = [(base_backend(backend), era)] if "." in backend else []
+    eras = [(backend, e) for e in sorted({e for _, e in done}, reverse=True) if e != era]
+    family = eras + [(base_backend(backend), era)] if "." in backend else []
     for other in (
         family
-        + [(backend, e) for e in sorted({e for _, e in done}, reverse=True) if e != era]
+        + eras
         + [
             ("cuda", era),
             ("cuda", "2024"),
@@ -584,11 +600,12 @@ def _has_depth(data: pd.DataFrame, group: tuple[str, str]) -> bool:
     return not tg.empty and tg["ctx"].max() - tg["ctx"].min() >= 1000
 
 
-def _fit_family(rows: pd.DataFrame, group: tuple[str, str], donor: GroupFit) -> GroupFit:
-    """An architecture family's fit: its backend's parameters with the family's own share of peak bandwidth (HBM
-    or other memory, whichever its rows have), its fixed cost per layer where three model sizes or more were
-    measured, its attention cost where its rows span contexts, and, where it has prompt rows, its own share of
-    peak FLOPs."""
+def _fit_family(rows: pd.DataFrame, group: tuple[str, str], donor: GroupFit, backend: GroupFit | None) -> GroupFit:
+    """An architecture family's fit: its donor's parameters (the family's own fit of another era, else its
+    backend's) with the family's own share of peak bandwidth (HBM or other memory, whichever its rows have), its
+    fixed cost per layer where three model sizes or more were measured, its attention cost where its rows span
+    contexts, and, where it has prompt rows, its own share of peak FLOPs; without prompt rows, the prefill of its
+    backend's fit of the same era (`backend`)."""
     tg, pp = rows[rows["metric"] == "tg"], rows[(rows["metric"] == "pp") & rows["fp16_tflops"].notna()]
     decode = donor.decode
     if not tg.empty:
@@ -600,7 +617,7 @@ def _fit_family(rows: pd.DataFrame, group: tuple[str, str], donor: GroupFit) -> 
         if tg["ctx"].max() - tg["ctx"].min() >= 1000:
             free.append("attention_ns")  # decode at depth measured on the family's cards
         decode = _fit("decode", tg, free, decode, predict_decode)
-    prefill = donor.prefill
+    prefill = backend.prefill if pp.empty and backend is not None and backend.prefill else donor.prefill
     if not pp.empty and prefill is not None:
         free = ["efficiency_quant"] if (~pp["float_weights"]).any() else []
         free += ["efficiency"] if pp["float_weights"].any() else []
@@ -614,18 +631,20 @@ def _fit_group(data: pd.DataFrame, group: tuple[str, str], done: dict, ratio: fl
     tg, pp = rows[rows["metric"] == "tg"], rows[(rows["metric"] == "pp") & rows["fp16_tflops"].notna()]
     donor = _donor(group, done)
     if "." in group[0] and donor is not None:
-        return _fit_family(rows, group, donor)
+        return _fit_family(rows, group, donor, done.get((base_backend(group[0]), group[1])))
     decode_base = donor.decode if donor else DEFAULT_DECODE
     if donor is not None and base_backend(donor.backend) != group[0]:
         decode_base = replace(decode_base, flop_per_byte=0.0)  # the cores' limit is a property of the backend
     if ratio is not None:
         decode_base = replace(decode_base, superblock_work=ratio)
-    if tg["device"].nunique() == 1 and donor is not None and donor.backend == group[0]:
-        # One device of a backend fitted in another era: its decode rows cannot tell the era's bandwidth share and
-        # per-layer cost from that device's and that model's own (a 3B model on a two-die M2 Ultra): they test
-        # the other era's decode fit instead. Prefill's share of peak FLOPs is the kernels' and is fitted. The
-        # attention cost at depth is the era's kernels' (flash attention by default in current builds streams the
-        # KV cache once): it comes from the era's CUDA fit where that saw decode at depth.
+    few = tg["device"].nunique() == 1 or (tg["device"].nunique() < 3 and tg["weights_bytes"].nunique() < 3)
+    if few and donor is not None and donor.backend == group[0]:
+        # One device of a backend fitted in another era, or two with fewer than three model sizes: their decode rows
+        # cannot tell the era's bandwidth share and per-layer cost from those devices' and that model's own (one
+        # Llama-3.1-8B run on an M1 Max and on an M4): they test the other era's decode fit instead. Prefill's share
+        # of peak FLOPs is the kernels' and is fitted. The attention cost at depth is the era's kernels' (flash
+        # attention by default in current builds streams the KV cache once): it comes from the era's CUDA fit where
+        # that saw decode at depth.
         decode = decode_base
         era_cuda = done.get(("cuda", group[1]))
         if era_cuda is not None and _has_depth(data, ("cuda", group[1])):

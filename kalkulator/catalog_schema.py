@@ -122,7 +122,7 @@ def _data_region() -> Field:
 
 BACKENDS = ("cuda", "rocm", "metal", "vulkan", "sycl", "hpu", "cpu")  # hpu: Intel Gaudi (SynapseAI)
 # GPU architecture families (gpus.csv `arch`): NVIDIA generations, AMD GCN/CDNA (Instinct) and RDNA (Radeon), Intel
-# Xe-HPG (Alchemist), Xe2-HPG (Battlemage) and Gaudi, Apple M generations.
+# Xe-HPG (Alchemist), Xe2-HPG (Battlemage) and Gaudi, Apple M generations (the two-die Ultra chips apart: M1Ultra …).
 ARCHS = (
     "Maxwell",
     "Pascal",
@@ -146,6 +146,9 @@ ARCHS = (
     "M1",
     "M2",
     "M3",
+    "M1Ultra",
+    "M2Ultra",
+    "M3Ultra",
     "M4",
 )
 # Interconnect kinds: one-hop kinds (a switch or a full mesh) need two hops per all-reduce whatever the GPU count.

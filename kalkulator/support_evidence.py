@@ -22,6 +22,7 @@ CALIBRATION_FILES = (
     "measured_2025_builds.csv",
     "measured_2025_prs.csv",
     "measured_vendors.csv",
+    "measured_apple.csv",
     "serving_moe.csv",
 )
 CPU_ONLY = " [CPU-only run]"
