@@ -119,6 +119,7 @@ def check_xlsx(source: Path | bytes, name: str) -> None:
     part is unzipped, then formulas part by part."""
     import io
     import zipfile
+    import zlib
 
     try:
         z = zipfile.ZipFile(io.BytesIO(source) if isinstance(source, bytes) else source)
@@ -142,7 +143,10 @@ def check_xlsx(source: Path | bytes, name: str) -> None:
                 raise FileReadError(f"{name}: links another workbook ({i.filename}); external links are not followed")
         for i in parts:
             if i.filename.startswith("xl/worksheets/") and i.filename.endswith(".xml"):
-                found = _EXTERNAL_REF.search(z.read(i))
+                try:
+                    found = _EXTERNAL_REF.search(z.read(i))
+                except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+                    raise FileReadError(f"{name}: not a readable .xlsx workbook ({exc})") from None
                 if found:
                     formula = found.group(1).decode("utf-8", "replace")[:120]
                     raise FileReadError(

