@@ -189,13 +189,16 @@ def _detect_lang(path: Path) -> str:
     fail(f"{path}: not a kalkulator workbook (its sheets match no language of templates/workbook.toml)")
 
 
-@click.command("verify")
-@click.argument(
+WORKBOOK_ARGUMENT = click.argument(
     "path",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     default=lambda: default_out_dir() / "kalkulator.xlsx",
     required=False,
 )
+
+
+@click.command("verify")
+@WORKBOOK_ARGUMENT
 @click.option("--shipped-only", is_flag=True, help="Check the shipped inputs only (skip the changed-input passes).")
 @click.option(
     "--libreoffice",
@@ -256,12 +259,7 @@ def read_copy(path: Path, catalog: Catalog) -> tuple[dict, dict]:
 
 
 @click.command("check")
-@click.argument(
-    "path",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=lambda: default_out_dir() / "kalkulator.xlsx",
-    required=False,
-)
+@WORKBOOK_ARGUMENT
 @CATALOG_OPTION
 def check_cmd(path: Path, catalog_dir: Path | None) -> None:
     """Check an edited, recalculated copy: its typed inputs through the engine against the results saved in it.

@@ -180,6 +180,21 @@ def mean_context_step(users: Node) -> Node:
     )
 
 
+def newton_step(k: int) -> Quantity:
+    """The k-th Newton step of the percentile sizing, from the start (k = 1) or the step before."""
+    before = "sla_ttft_pct_start_requests_per_s" if k == 1 else f"sla_ttft_pct_newton{k - 1}_requests_per_s"
+    return Quantity(
+        f"sla_ttft_pct_newton{k}_requests_per_s",
+        f"Beban untuk target TTFT persentil, langkah Newton {k}",
+        f"Load within the percentile TTFT target, Newton step {k}",
+        "One Newton step on F from the load above: at or below the root, closer to it.",
+        PCT,
+        expr=pct_newton(R(before)),
+        doc_id="Satu langkah Newton pada F dari beban di atas: sama atau di bawah akarnya, makin dekat.",
+        source_id=PCT_ID,
+    )
+
+
 def _whole(x: Node) -> Node:
     """Round up to a whole number, ignoring float noise below 1e-9."""
     return ROUNDUP(ROUND(x, 9), 0)
@@ -789,36 +804,7 @@ SLA = (
         ),
         source_id=PCT_ID,
     ),
-    Quantity(
-        "sla_ttft_pct_newton1_requests_per_s",
-        "Beban untuk target TTFT persentil, langkah Newton 1",
-        "Load within the percentile TTFT target, Newton step 1",
-        "One Newton step on F from the load above: at or below the root, closer to it.",
-        PCT,
-        expr=pct_newton(R("sla_ttft_pct_start_requests_per_s")),
-        doc_id="Satu langkah Newton pada F dari beban di atas: sama atau di bawah akarnya, makin dekat.",
-        source_id=PCT_ID,
-    ),
-    Quantity(
-        "sla_ttft_pct_newton2_requests_per_s",
-        "Beban untuk target TTFT persentil, langkah Newton 2",
-        "Load within the percentile TTFT target, Newton step 2",
-        "One Newton step on F from the load above: at or below the root, closer to it.",
-        PCT,
-        expr=pct_newton(R("sla_ttft_pct_newton1_requests_per_s")),
-        doc_id="Satu langkah Newton pada F dari beban di atas: sama atau di bawah akarnya, makin dekat.",
-        source_id=PCT_ID,
-    ),
-    Quantity(
-        "sla_ttft_pct_newton3_requests_per_s",
-        "Beban untuk target TTFT persentil, langkah Newton 3",
-        "Load within the percentile TTFT target, Newton step 3",
-        "One Newton step on F from the load above: at or below the root, closer to it.",
-        PCT,
-        expr=pct_newton(R("sla_ttft_pct_newton2_requests_per_s")),
-        doc_id="Satu langkah Newton pada F dari beban di atas: sama atau di bawah akarnya, makin dekat.",
-        source_id=PCT_ID,
-    ),
+    *(newton_step(k) for k in (1, 2, 3)),
     Quantity(
         "sla_ttft_pct_requests_per_s",
         "Beban maksimum untuk target TTFT persentil",
