@@ -1,4 +1,4 @@
-"""Progress of long commands on a terminal (accuracy's fits, build, verify, large batches): a tqdm bar on stderr.
+"""Progress of long commands on a terminal (accuracy's and calibrate's fits, build, batches): a tqdm bar on stderr.
 
 Quiet unless stderr is a terminal, and under CI (`CI` set), so pipes, logs and tests see only the command's output.
 """
