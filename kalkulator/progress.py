@@ -26,4 +26,5 @@ def steps(items: Iterable[T], label: str, total: int | None = None) -> Iterator[
     if not shown():
         yield from items
         return
-    yield from tqdm(items, desc=label, total=total, file=sys.stderr, leave=False, dynamic_ncols=True, unit="")
+    bar = tqdm(items, desc=label, total=total, file=sys.stderr, leave=False, dynamic_ncols=True, unit="", disable=False)
+    yield from bar  # disable=False: shown() decided (CI sets TQDM_DISABLE, which only tqdm would read)
