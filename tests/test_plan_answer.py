@@ -83,3 +83,12 @@ def test_each_launch_command_parses_and_carries_the_options_tp_context_and_batch
             assert int(_flag(argv, "--max-model-len")) == context
             assert 0.5 <= float(_flag(argv, "--gpu-memory-utilization")) <= 0.95
     assert {"llama.cpp", "vllm"} <= checked
+
+
+def test_the_caveats_are_in_the_answers_language():
+    """plan evaluates in English; under --lang id each caveat shows its check's own Indonesian words."""
+    from kalkulator.cli.plan_answer import caveat_words
+
+    assert caveat_words("old prices", "id") == "harga lama"  # checks.py: Msg("harga lama", "old prices")
+    assert caveat_words("old prices", "en") == "old prices"
+    assert caveat_words("not a check's words", "id") == "not a check's words"

@@ -132,6 +132,16 @@ WORDS = {
 }
 
 
+def caveat_words(short: str, lang: str) -> str:
+    """A caveat's short words (the plan evaluates in English) in `lang`: each check's own Indonesian words."""
+    if lang != "id":
+        return short
+    from kalkulator.quantities.checks import ARCHITECTURE_CHECKS, CHECKS, CROSS_CHECKS
+
+    words = {c.short.en: c.short.id for c in (*CHECKS, *CROSS_CHECKS, *ARCHITECTURE_CHECKS)}
+    return words.get(short, short)
+
+
 def counted(value: float, decimals: int, one: str, many: str, lang: str) -> str:
     """A count and its noun: "1 server", "3 servers", "0.10 engineers"; Indonesian nouns have no plural form."""
     noun = one if lang == "id" or value == 1 else many
@@ -237,7 +247,7 @@ def answer_lines(options: Sequence[Option], plan: Plan, catalog: Catalog, model:
         )
     caveats = list(dict.fromkeys(c for c in (first.caveats if first else "").split("; ") if c))
     if caveats:
-        text.append(w["caveats"].format(caveats="; ".join(caveats)))
+        text.append(w["caveats"].format(caveats="; ".join(caveat_words(c, lang) for c in caveats)))
     lines: list[str] = []
     for sentence in text:
         lines += _wrap(sentence)
@@ -308,7 +318,9 @@ def compact_table(options: Sequence[Option], plan: Plan, by: str, lang: str, det
             if o.note:
                 lines += _wrap(w["note"] + o.note, "     ")
             if o.caveats:
-                lines += _wrap(w["all_caveats"] + o.caveats, "     ")
+                lines += _wrap(
+                    w["all_caveats"] + "; ".join(caveat_words(c, lang) for c in o.caveats.split("; ")), "     "
+                )
             if o.launch:
                 lines += _wrap(w["launch"] + o.launch, "     ")
     return lines
