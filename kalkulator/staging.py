@@ -214,6 +214,11 @@ def remove_leftovers(folder: Path, prefix: str) -> list[str]:
 def check_writable(out_dir: Path) -> None:
     """Raise OutputError early when out_dir plainly cannot be written (a file in the way, no write permission)."""
     folder = Path(os.path.abspath(out_dir))
+    too_long = [part for part in folder.parts if len(os.fsencode(part)) > 255]  # NAME_MAX of Linux, macOS, Windows
+    if too_long:
+        raise OutputError(
+            f"{out_dir}: cannot write there (a name of {len(os.fsencode(too_long[0])):,} bytes; at most 255)"
+        )
     above = next(p for p in (folder, *folder.parents) if p.exists())
     if not above.is_dir():
         raise OutputError(f"{out_dir}: {above} is a file, not a folder")

@@ -11,6 +11,7 @@ import sys
 
 import pytest
 from click.testing import CliRunner
+from standins import ZERO, device_node, unix_socket
 
 from kalkulator.cli import main
 from kalkulator.paths import CATALOG_DIR
@@ -27,25 +28,33 @@ def fifo(tmp_path):
     return path
 
 
-def test_scenarios_from_a_device_or_a_pipe(fifo):
-    for path in ("/dev/zero", str(fifo)):
+def test_scenarios_from_a_pipe_or_a_socket(fifo, tmp_path):
+    for path in (str(fifo), str(unix_socket(tmp_path / "sock"))):
         result = run("hitung", "--scenarios", path)
         assert result.exit_code == 2
         assert f"{path}: not a regular file (a device, pipe or socket)" in result.stderr
+
+
+def test_scenarios_from_a_device(tmp_path):
+    path = str(device_node(tmp_path / "zero", ZERO))  # a stand-in for /dev/zero, made in tmp_path
+    result = run("hitung", "--scenarios", path)
+    assert result.exit_code == 2
+    assert f"{path}: not a regular file (a device, pipe or socket)" in result.stderr
 
 
 def test_a_catalog_file_that_is_a_pipe_or_a_link_to_a_device(tmp_path):
     folder = tmp_path / "assumptions"
     shutil.copytree(CATALOG_DIR, folder)
     (folder / "gpus.csv").unlink()
-    (folder / "gpus.csv").symlink_to("/dev/zero")
+    (folder / "gpus.csv").symlink_to(device_node(tmp_path / "zero", ZERO))
     result = run("hitung", "--catalog", str(folder))
     assert result.exit_code == 2 and "gpus.csv: not a regular file" in result.stderr
 
 
-def test_verify_of_a_device():
-    result = run("verify", "/dev/zero")
-    assert result.exit_code == 2 and "/dev/zero: not a regular file" in result.stderr
+def test_verify_of_a_device(tmp_path):
+    path = device_node(tmp_path / "zero", ZERO)
+    result = run("verify", str(path))
+    assert result.exit_code == 2 and f"{path}: not a regular file" in result.stderr
 
 
 def test_config_json_with_a_huge_integer_or_deep_nesting(tmp_path):

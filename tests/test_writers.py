@@ -11,7 +11,6 @@ import json
 import math
 import os
 import shutil
-import socket
 import stat
 import subprocess
 import sys
@@ -21,6 +20,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from conftest import LLAMA_3_8B
+from standins import device_node as _device
+from standins import unix_socket as _socket
 
 from kalkulator.cli import main
 from kalkulator.files import OutputError, check_output, write_atomic
@@ -43,31 +44,6 @@ def refused(result, option: str, path: Path, why: str) -> None:
 
 def no_temporaries(folder: Path) -> None:
     assert [p.name for p in folder.iterdir() if p.name.endswith(".tmp") or "staging" in p.name] == []
-
-
-# --- the helper ---------------------------------------------------------------------------------------------
-
-
-def _device(path: Path) -> Path:
-    """A character device node like /dev/null's (major 1, minor 3), made in tmp_path; skip unless allowed."""
-    if os.geteuid() != 0:
-        pytest.skip("a device node needs root")
-    try:
-        os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 3))
-    except (PermissionError, OSError) as exc:
-        pytest.skip(f"mknod refused here ({exc})")
-    return path
-
-
-def _socket(path: Path) -> Path:
-    sock = socket.socket(socket.AF_UNIX)
-    try:
-        sock.bind(str(path))
-    except OSError as exc:  # a tmp_path longer than a socket name may be
-        pytest.skip(f"cannot bind a socket in tmp_path ({exc})")
-    finally:
-        sock.close()
-    return path
 
 
 def test_absent_and_regular_outputs_are_allowed(tmp_path):
