@@ -11,7 +11,7 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kalkulator.arrays import evaluate_many, rows
 from kalkulator.catalog import Catalog
@@ -636,6 +636,17 @@ def ranked(plan: Plan, by: str = "tco", unmeasured: str | None = None) -> list[O
             o.tpot_ms,
         ),
     )
+
+
+def in_language(graph: Graph, catalog: Catalog, plan: Plan, options: Sequence[Option], lang: str) -> list[Option]:
+    """`options` with their notes in `lang`: the search evaluates in English (its reasons are counted by those
+    words), so the notes a reader sees are evaluated again, in one pass over just those options."""
+    if lang == "en" or not any(o.note for o in options):
+        return list(options)
+    resolved = [resolve(graph, catalog, {**plan.base, **o.settings}) for o in options]
+    notes = evaluate_many(graph, resolved, catalog.columns(), names=["status_text"], lang=lang)
+    texts = [r["status_text"] for r in rows(notes, len(options), ["status_text"])]
+    return [replace(o, note=str(t)) if o.note else o for o, t in zip(options, texts, strict=True)]
 
 
 def hitung_command(o: Option, base: Mapping[str, Value]) -> str:

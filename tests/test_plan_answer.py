@@ -92,3 +92,14 @@ def test_the_caveats_are_in_the_answers_language():
     assert caveat_words("old prices", "id") == "harga lama"  # checks.py: Msg("harga lama", "old prices")
     assert caveat_words("old prices", "en") == "old prices"
     assert caveat_words("not a check's words", "id") == "not a check's words"
+
+
+def test_the_details_notes_are_in_the_answers_language():
+    """The full status sentence under each row of --details is evaluated again in the user's language: the old
+    prices check says "Harga katalog lebih tua dari 12 bulan" (its Indonesian Msg in checks.py) under --lang id."""
+    args = ("plan", "--model", "Llama-3.1-8B", "--details", "--top", "8")
+    notes = [line.strip() for line in run(*args, "--lang", "en").output.splitlines() if "note: " in line]
+    assert any("older than 12 months" in n for n in notes)
+    catatan = [line.strip() for line in run(*args, "--lang", "id").output.splitlines() if "catatan: " in line]
+    assert any("lebih tua dari 12 bulan" in n for n in catatan)
+    assert not any("older than" in n or "check them" in n for n in catatan)

@@ -27,6 +27,7 @@ from kalkulator.plan import (
     candidates,
     check_names,
     hitung_command,
+    in_language,
     ranked,
     search,
 )
@@ -226,6 +227,7 @@ def plan_cmd(
         click.echo(_table(options[:top], plan, by))
         return
     model = str(plan.base.get("model_name") or graph["model_name"].default)
+    options = in_language(graph, catalog, plan, options[:top], lang) + options[top:]
     lines = answer_lines(options, plan, catalog, model, lang)
     lines += ["", *compact_table(options[:top], plan, by, lang, details)]
     lines += ["", *counts_lines(plan, lang)]
