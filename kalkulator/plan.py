@@ -21,7 +21,7 @@ from kalkulator.launch import NEEDS, launch_command, repository
 from kalkulator.scenario import ScenarioError, closest, resolve
 
 GPUS_PER_REPLICA = (1, 2, 4, 8)
-DEFAULT_ENGINES = ("llama.cpp", "vllm")
+DEFAULT_ENGINES = ("llama.cpp", "vllm", "tensorrt-llm")
 # Weight formats tried by default: a 4-bit and an 8-bit GGUF for llama.cpp; FP8, NVFP4 and AWQ for vLLM-class
 # engines. The support catalog and the GPU's units drop the pairs that cannot run.
 DEFAULT_FORMATS = ("Q4_K_M", "Q8_0", "FP8", "NVFP4", "AWQ-4bit")

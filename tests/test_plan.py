@@ -236,11 +236,12 @@ def test_the_header_counts_add_up_in_stated_units():
     assert sum(o["mode"] == "api" for o in out["options"]) == out["apis"] <= apis
     assert sum(not o["speed_measured"] for o in out["options"]) == unmeasured
     # Configurations by hand from the catalogs: every priced GPU × 4 sizes × the default formats its units take
-    # (NVFP4 only with FP4 units) × 2 engines.
+    # (NVFP4 only with FP4 units) × 3 engines (llama.cpp, vLLM, TensorRT-LLM; each configuration an engine cannot run
+    # is counted under "engine cannot run it").
     with open(CATALOG_DIR / "gpus.csv", encoding="utf-8", newline="") as fh:
         priced_gpus = [r for r in csv.DictReader(fh) if float(r["price_usd"] or 0) > 0]
     formats = sum(4 + (float(r["fp4_tflops"] or 0) > 0) for r in priced_gpus)  # Q4_K_M, Q8_0, FP8, AWQ (+ NVFP4)
-    assert configurations == formats * 4 * 2
+    assert configurations == formats * 4 * 3
 
 
 def test_the_first_option_is_measured_and_hitung_shows_no_missing_measurement():
@@ -274,3 +275,23 @@ def test_the_front_is_that_of_the_options_ranked_together(unmeasured):
         expected = o in group and not _dominated(o, group)
         assert o["pareto"] == expected, (o["gpu_name"], o["mode"], o["quant_name"], o["engine"])
     assert any(o["pareto"] for o in group)
+
+
+def test_many_users_of_a_70b_are_served_by_a_batching_engine_measured_on_hopper_by_default():
+    """200 users of Llama-3.3-70B (1,000 prompt + 1,000 output tokens, 30 s think time) on H100 SXM.
+
+    Their output rate at the peak is at most 200 × 1,000 tokens / 30 s = 6,667 tok/s (each user asks again 30 s
+    after an answer at the soonest). TensorRT-LLM's published H100 throughput for this model (FP8, TP2, 1,000/1,000
+    tokens, max load; shared/calibration/measured_2025_builds.csv) is 4,205 output tok/s per pair of GPUs, so two
+    pairs (4 GPUs) carry the peak. The default search includes that engine, so the first answer is a batching engine
+    on at most 8 GPUs (one server), not two dozen GPUs each serving 4 llama.cpp slots."""
+    pairs = math.ceil(200 * 1000 / 30 / 4205)
+    assert pairs == 2
+    out = plan_json(
+        "--model", "Llama-3.3-70B", "--gpus", "H100 SXM", "--modes", "buy",
+        "--set", "peak_concurrent_users=200", "--set", "think_time_s=30",
+        "--set", "prompt_tokens=1000", "--set", "output_tokens=1000",
+    )  # fmt: skip
+    first = next(o for o in out["options"] if o["mode"] == "buy")
+    assert first["speed_measured"] and first["engine"] != "llama.cpp"
+    assert first["gpus_needed"] <= 8
