@@ -51,6 +51,31 @@ def test_gpu_price_swing_is_the_depreciation_of_a_fifth_of_the_gpus(built_en):
     assert ends["USD to rupiah rate"][:2] == pytest.approx((low, high), rel=1e-9)
 
 
+def test_a_value_typed_by_hand_holds_in_every_row(built_en):
+    """Maintenance typed as Rp 1,000,000 a year (a manual value): moving the GPU price by ±20 % now moves only its
+    depreciation (the setup of the test above without the 1 % maintenance), and the ends bracket the answer block."""
+    settings = {
+        "gpu_price_usd": 2000,
+        "usd_idr": 16000,
+        "ppn_pct": 11,
+        "import_duty_pct": 0,
+        "distributor_margin_pct": 0,
+        "gpus_needed": 1,
+        "residual_pct": 10,
+        "lifetime_years": 3,
+        "maintenance_idr_per_year": 1_000_000,
+        "year_days": 365,
+        "tokens_per_month": 1e8,
+    }
+    values, ends, _, _ = _table(built_en, settings)
+    low, high, _, _ = ends["GPU price"]
+    per_day = 0.2 * 2000 * 16000 * 1.11 * (1 - 0.10) / 3 / 365
+    assert high - low == pytest.approx(2 * per_day * 1e6 / (1e8 / (365 / 12)), rel=1e-9)
+    answer = built_en.graph.evaluate(settings, built_en.catalog.columns(), "en")["cost_idr_per_1m_tokens"]
+    for label, (down, up, _, _) in ends.items():
+        assert min(down, up) <= answer * (1 + 1e-12) and answer <= max(down, up) * (1 + 1e-12), label
+
+
 def test_rows_are_sorted_by_swing_and_api_price_moves_only_the_breakeven(built_en):
     values, ends, labels, changes = _table(built_en)
     s = built_en.layout.sensitivities[0]

@@ -3,7 +3,8 @@
 All live formulas on one sheet:
 1. a row per input and direction: the moved value (the scenario's cell × (1 − step) or × (1 + step); for an input
    with a band, such as the speed model's error band, × (1 + low) and × (1 + high)) and the answers recomputed
-   from it (the quantities in between sit in hidden helper columns, as in the other live tables);
+   from it (the quantities in between sit in hidden helper columns, as in the other live tables; a value typed by
+   hand on the Assumptions sheet holds in every row, as in the answer block);
 2. the inputs sorted by the swing of the first answer (ties keep the plan's order), with both ends of every
    answer and the first answer's change at both ends for the chart; the swing and rank of each input sit in
    hidden helper columns of the same rows.
@@ -81,7 +82,7 @@ def compute(
         for up in (False, True):
             closure, tree = row_spec(graph, block, name, up)
             bound = {name: evaluate(tree, scenario, columns, lang)}
-            row = dict(scenario) | bound | graph.evaluate_row(scenario, bound, closure, columns, lang)
+            row = dict(scenario) | bound | graph.evaluate_row(scenario, bound, closure, columns, lang, honour=())
             ends |= {end_name(s.key, k, out, up): row[out] for out in s.outputs}
     v = values(s, scenario, ends, lang)
     order = sorted(range(len(s.inputs)), key=lambda k: v[f"{s.key}_rank_{k}"])

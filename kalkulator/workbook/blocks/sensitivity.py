@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from kalkulator.expr import Node, R, to_excel
+from kalkulator.expr import R, to_excel
 from kalkulator.workbook import sensitivity as whatif
 from kalkulator.workbook.blocks.base import Context, Titled
 from kalkulator.workbook.cells import (
@@ -115,7 +115,7 @@ class SensitivityBlock(Titled):
         columns and the last helper column."""
         lay, graph, lang = ctx.lay, ctx.graph, ctx.lang
         closure, tree = whatif.row_spec(graph, self, name, up)
-        lay.row_blocks.append(RowBlock([{}], closure, {name: tree}))
+        lay.row_blocks.append(RowBlock([{}], closure, {name: tree}, honour=()))  # manual values hold
         index = len(lay.row_blocks) - 1
         lay.cells.append(Cell(sheet, r, 1, s.labels[k], "label"))
         step = text["band" if name in self.bands else "step"][up].format(step=float(self.step_frac))
@@ -130,8 +130,7 @@ class SensitivityBlock(Titled):
         for q, col in positions.items():
             local[q] = f"${get_column_letter(col)}{r}"
         for q, col in positions.items():
-            node: Node | None = graph[q].expr if q in closure else R(q)
-            assert node is not None
+            node = graph.row_expr(q, ()) if q in closure else R(q)
             cell_text = to_excel(node, local if q in closure else ctx.cells, ctx.ranges, lang)
             lay.formulas.append(
                 FormulaCell(sheet, r, col, node, cell_text, ("row", index, 0, q), graph[q].unit.number_format)
