@@ -184,6 +184,8 @@ INDONESIAN = frozenset(
     harga bulan tahun hari jam lihat kolom sumber catatan pengguna permintaan biaya listrik menurut belum sudah
     juga tetapi lebih kurang saat agar setiap semua hanya masih tanpa antara terhadap sampai hingga dapat bisa
     dipakai memakai dihitung diukur tercatat perkiraan buku subbab halaman bawaan kosong isi pilih
+    dkk juta bobot lewat tabel didukung pasal bentuk aslinya ditetapkan jumlah arsitektur konteks terikat aritmetika
+    penurunan rata-rata diskusi lisensi memori beberapa latensi asumsi spesifikasi sekitar mencantumkan kartu
     """.split()
 )
 # What stays as written in either workbook (documented in docs/workbook.md): catalog row names, their enum codes and
