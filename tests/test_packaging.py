@@ -145,7 +145,7 @@ def test_wheel_holds_catalogs_and_templates_but_no_tests_or_dist(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     for schema in SCHEMAS:
         assert f"kalkulator/_data/assumptions/{schema.file}" in names
-    for name in ("calibration/measured_tps.csv", "calibration/measured_2025_builds.csv"):
+    for name in ("calibration/measured_tps.csv", "calibration/measured_2025_builds.csv", "english/gpus.csv"):
         assert f"kalkulator/_data/assumptions/{name}" in names
     for name in ("workbook.toml", "guide.toml"):
         assert f"kalkulator/_data/templates/{name}" in names
