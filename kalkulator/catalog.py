@@ -1,7 +1,9 @@
 """Load and validate the catalogs in assumptions/ into typed rows, with errors naming file:row:column.
 
 Every catalog is a CSV with a `name` key, a `source` and an `as_of` date per row. A catalog error is
-raised before anything is written, so a bad row never yields a half-built workbook.
+raised before anything is written, so a bad row never yields a half-built workbook. The catalogs' prose (sources,
+notes) is written in Indonesian; its English, shown by the English workbook, is in assumptions/english/ (one file
+per catalog, see `load_english`).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import codecs
 import csv
 import datetime as dt
+import functools
 import io
 import math
 import unicodedata
@@ -40,6 +43,7 @@ from kalkulator.catalog_schema import (  # noqa: F401  (re-exported: the schemas
     WORKLOAD,
     Field,
     Schema,
+    is_prose,
 )
 from kalkulator.files import MB, FileReadError, read_bounded
 from kalkulator.paths import CATALOG_DIR
@@ -82,11 +86,43 @@ class Table:
 
 
 @dataclass(frozen=True)
+class Translation:
+    """The English of one catalog prose text: for row `name` (blank: every row whose `field` reads `id`)."""
+
+    table: str
+    name: str
+    field: str
+    id: str  # the catalog's Indonesian text, verbatim: a translation whose text no longer matches is stale
+    en: str
+    where: str  # file:line of the translation, for messages
+
+
+@dataclass(frozen=True)
 class Catalog:
     tables: dict[str, Table] = field(default_factory=dict)
+    english: tuple[Translation, ...] = ()
 
     def __getitem__(self, key: str) -> Table:
         return self.tables[key]
+
+    @functools.cached_property
+    def _english(self) -> dict[tuple[str, str, str, str], str]:
+        return {(t.table, name_key(t.name) if t.name else "", t.field, t.id): t.en for t in self.english}
+
+    def english_of(self, table: str, row: dict, column: str) -> str | None:
+        """The English of a prose cell: its row's translation, else the one for every row with that text, or None."""
+        text = row[column]
+        if not isinstance(text, str):
+            return None
+        found = self._english.get((table, name_key(row["name"]), column, text))
+        return found if found is not None else self._english.get((table, "", column, text))
+
+    def shown(self, table: str, row: dict, column: str, lang: str) -> object:
+        """A cell as the workbook in `lang` shows it: a prose cell's English under en where one is written."""
+        if lang != "en" or not is_prose(self.tables[table].schema.field(column)):
+            return row[column]
+        english = self.english_of(table, row, column)
+        return row[column] if english is None else english
 
     def columns(self) -> dict[tuple[str, str], tuple]:
         """Every column as (table, column) → values, the shape formulas' Col nodes read."""
@@ -446,10 +482,75 @@ def _engines_have_speed(tables: dict[str, Table], folder: Path) -> list[str]:
     ]
 
 
+ENGLISH_DIR = "english"  # assumptions/english/<catalog file>: the English of each catalog's prose
+ENGLISH_HEADER = ["name", "field", "id", "en"]
+
+
+def load_english(schema: Schema, folder: Path) -> list[Translation]:
+    """The translations of one catalog's prose from folder/english/<file> (none when the file is absent).
+
+    Columns: `name` (the row; blank: every row whose `field` reads exactly `id`, for a text many rows share),
+    `field` (a prose column of the catalog), `id` (the Indonesian text verbatim) and `en` (its English). Errors name
+    file:line:column; a translation that matches no cell any more is reported by `english_problems`, not here, so an
+    edited source never stops a build (the English workbook then shows that cell in Indonesian).
+    """
+    path = folder / ENGLISH_DIR / schema.file
+    if not path.exists():
+        return []
+    label = str(path)
+    try:
+        header_line, header, records = read_records(path, label)
+    except CsvFileError as exc:
+        raise CatalogError([str(exc)]) from None
+    if header != ENGLISH_HEADER:
+        raise CatalogError([f"{label}:{max(header_line, 1)}: header must be {','.join(ENGLISH_HEADER)}"])
+    prose = {f.name for f in schema.fields if is_prose(f)}
+    errors: list[str] = []
+    out: list[Translation] = []
+    seen: dict[tuple[str, str, str], int] = {}
+    for line, fields in records:
+        name, column, text, english = (f.strip() for f in fields)
+        if column not in prose:
+            errors.append(
+                f"{label}:{line}:field: {column!r} is not a prose column of {schema.file} ({', '.join(sorted(prose))})"
+            )
+        for value, what in ((text, "id"), (english, "en")):
+            if not value:
+                errors.append(f"{label}:{line}:{what}: blank")
+        key = (name_key(name), column, text)
+        if key in seen:
+            errors.append(f"{label}:{line}:id: translated twice (line {seen[key]})")
+        seen[key] = line
+        out.append(Translation(schema.key, name, column, text, english, f"{label}:{line}"))
+    if errors:
+        raise CatalogError(errors)
+    return out
+
+
+def english_problems(catalog: Catalog) -> list[str]:
+    """Translations that no longer fit their catalog: a row that is gone, an Indonesian text that no longer equals the
+    cell (stale: the source was edited; retranslate it), or a shared translation no cell reads any more."""
+    problems = []
+    for t in catalog.english:
+        table = catalog[t.table]
+        if t.name:
+            row = table.find(t.name)
+            if row is None:
+                problems.append(f"{t.where}:name: no row {t.name!r} in {table.schema.file}")
+            elif row[t.field] != t.id:
+                problems.append(
+                    f"{t.where}:id: stale: {table.schema.file} row {t.name!r} {t.field} now reads {row[t.field]!r}"
+                )
+        elif not any(row[t.field] == t.id for row in table.rows):
+            problems.append(f"{t.where}:id: no row of {table.schema.file} has this {t.field} any more (stale)")
+    return problems
+
+
 def catalog_files(folder: Path | None = None) -> tuple[Path, ...]:
     """The files load_catalog reads from `folder`: inputs that no output may replace."""
     folder = folder or CATALOG_DIR
-    return tuple(folder / schema.file for schema in SCHEMAS)
+    english = tuple(folder / ENGLISH_DIR / s.file for s in SCHEMAS if (folder / ENGLISH_DIR / s.file).exists())
+    return tuple(folder / schema.file for schema in SCHEMAS) + english
 
 
 def load_catalog(folder: Path | None = None) -> Catalog:
@@ -471,6 +572,12 @@ def load_catalog(folder: Path | None = None) -> Catalog:
         errors += _names_exist(tables, folder)
         errors += _engines_have_speed(tables, folder)
         errors += _support_names(tables, folder)
+    english: list[Translation] = []
+    for schema in SCHEMAS:
+        try:
+            english += load_english(schema, folder)
+        except CatalogError as exc:
+            errors.extend(exc.messages)
     if errors:
         raise CatalogError(errors)
-    return Catalog(tables)
+    return Catalog(tables, tuple(english))

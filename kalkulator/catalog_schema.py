@@ -45,6 +45,16 @@ class Field:
         return f"{label[:-1]}, {unit})" if label.endswith(")") else f"{label} ({unit})"
 
 
+# Text columns that are prose (besides `source` and every `*_source`): written in Indonesian in assumptions/*.csv,
+# shown in English by the English workbook from assumptions/english/. Other text columns are names and codes.
+PROSE_COLUMNS = frozenset({"description", "quality_raw", "quality_model", "hardware", "build"})
+
+
+def is_prose(f: Field) -> bool:
+    """Whether a column is prose to translate (a source or note), not a name or code kept as written."""
+    return f.kind == "text" and (f.name == "source" or f.name.endswith("_source") or f.name in PROSE_COLUMNS)
+
+
 def _pair(text: str | tuple[str, str]) -> tuple[str, str]:
     return (text, text) if isinstance(text, str) else text
 

@@ -28,7 +28,7 @@ import re
 import openpyxl
 import pytest
 
-from kalkulator.catalog import SCHEMAS
+from kalkulator.catalog import SCHEMAS, english_problems, is_prose
 from kalkulator.expr import Msg, Node
 from kalkulator.quantities import QUANTITIES, UNITS
 from kalkulator.workbook.layout import TEMPLATES
@@ -184,15 +184,16 @@ INDONESIAN = frozenset(
     harga bulan tahun hari jam lihat kolom sumber catatan pengguna permintaan biaya listrik menurut belum sudah
     juga tetapi lebih kurang saat agar setiap semua hanya masih tanpa antara terhadap sampai hingga dapat bisa
     dipakai memakai dihitung diukur tercatat perkiraan buku subbab halaman bawaan kosong isi pilih
+    dkk juta bobot lewat tabel didukung pasal bentuk aslinya ditetapkan jumlah arsitektur konteks terikat aritmetika
+    penurunan rata-rata diskusi lisensi memori beberapa latensi asumsi spesifikasi sekitar mencantumkan kartu
     """.split()
 )
-# What stays as written in either workbook (documented in docs/workbook.md):
-# - catalog row names, their enum codes and the names of other catalogs' rows (keys formulas and --set match; PLN's
-#   tariff names are PLN's own), wherever a cell shows one whole (a live table's row key, the chosen GPU);
-# - the catalogs' source and note columns of the English workbook (assumptions/*.csv are written in Indonesian;
-#   their English is open work, held to CATALOG_PROSE_ID cells so that it only shrinks; the 2026 catalog rows —
-#   models, GPUs, boards, API prices — added 41).
-CATALOG_PROSE_ID = 1141
+# What stays as written in either workbook (documented in docs/workbook.md): catalog row names, their enum codes and
+# the names of other catalogs' rows (keys formulas and --set match; PLN's tariff names are PLN's own), wherever a cell
+# shows one whole (a live table's row key, the chosen GPU). The catalogs' source and note columns are written in
+# Indonesian in assumptions/*.csv; the English workbook shows their English from assumptions/english/
+# (docs/catalogs.md), so none of its catalog cells is Indonesian prose (1,141 were before the translations).
+CATALOG_PROSE_ID = 0
 
 
 def indonesian_words(text: str) -> list[str]:
@@ -258,14 +259,14 @@ def test_every_visible_text_of_the_indonesian_workbook_is_indonesian(visible):
 
 
 def test_every_visible_text_of_the_english_workbook_is_english_but_the_catalog_prose(visible, books):
-    """Labels, notes, headers, messages and formula results: English. The catalogs' sources and notes from
-    assumptions/*.csv are the documented exception, counted."""
+    """Labels, notes, headers, messages and formula results: English, and the catalogs' sources and notes too (their
+    English from assumptions/english/); a catalog cell still Indonesian is counted apart to name where it comes from."""
     found = [(where, indonesian_words(text), text[:100], kind) for where, text, kind in visible["en"]]
     found = [f for f in found if f[1]]
     prose = [f for f in found if f[3] == "data" and books["en"].layout.catalog_sheets >= {f[0].split("!")[0]}]
     assert [f for f in found if f not in prose] == []
     print(f"{len(prose)} catalog source/note cells of the English workbook are still Indonesian")
-    assert len(prose) <= CATALOG_PROSE_ID
+    assert len(prose) == CATALOG_PROSE_ID, prose[:20]
 
 
 def test_the_word_lists_find_their_language():
@@ -278,3 +279,33 @@ def test_the_word_lists_find_their_language():
     ]
     assert indonesian_words("Weights + KV cache per user, from the GPU's price (Dan's note)") == []
     assert english_words("Bobot + KV cache per pengguna, dihitung dari harga GPU") == []
+
+
+def _indonesian_prose_cells(catalog):
+    """(table, file line, row, field, text) of every catalog prose cell written in Indonesian."""
+    for key, table in catalog.tables.items():
+        prose = [f.name for f in table.schema.fields if is_prose(f)]
+        for line, row in zip(table.lines, table.rows, strict=True):
+            for name in prose:
+                if isinstance(row[name], str) and indonesian_words(row[name]):
+                    yield key, line, row, name, row[name]
+
+
+def test_every_indonesian_catalog_prose_cell_has_its_english(catalog):
+    """The guard behind CATALOG_PROSE_ID = 0, on the catalogs themselves: each Indonesian source or note has an
+    English text in assumptions/english/, and no translation is stale (its Indonesian text no longer the cell's, or
+    its row gone). Each failure names the file, line or row and field to fix."""
+    missing = [
+        f"assumptions/{catalog[key].schema.file}:{line}:{name}: row {row['name']!r} has no English in "
+        f"assumptions/english/{catalog[key].schema.file}"
+        for key, line, row, name, _ in _indonesian_prose_cells(catalog)
+        if catalog.english_of(key, row, name) is None
+    ]
+    assert missing == []
+    assert english_problems(catalog) == []
+
+
+def test_the_translations_are_english(catalog):
+    """Every English text of assumptions/english/ is free of Indonesian words (URLs, names and quoted titles aside)."""
+    assert len(catalog.english) > 500
+    assert [(t.where, indonesian_words(t.en)) for t in catalog.english if indonesian_words(t.en)] == []

@@ -57,7 +57,7 @@ def test_catalog_export_copies_every_catalog_and_refuses_to_overwrite(tmp_path):
     folder = tmp_path / "mine"
     result = CliRunner().invoke(main, ["catalog", "export", str(folder)])
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in folder.iterdir()) == sorted(s.file for s in SCHEMAS)
+    assert sorted(p.name for p in folder.iterdir()) == sorted([s.file for s in SCHEMAS] + ["english"])
     assert all((folder / s.file).read_bytes() == (CATALOG_DIR / s.file).read_bytes() for s in SCHEMAS)
     assert load_catalog(folder)["gpu"].names == load_catalog()["gpu"].names
 
@@ -145,7 +145,7 @@ def test_wheel_holds_catalogs_and_templates_but_no_tests_or_dist(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     for schema in SCHEMAS:
         assert f"kalkulator/_data/assumptions/{schema.file}" in names
-    for name in ("calibration/measured_tps.csv", "calibration/measured_2025_builds.csv"):
+    for name in ("calibration/measured_tps.csv", "calibration/measured_2025_builds.csv", "english/gpus.csv"):
         assert f"kalkulator/_data/assumptions/{name}" in names
     for name in ("workbook.toml", "guide.toml"):
         assert f"kalkulator/_data/templates/{name}" in names

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from kalkulator.catalog import SCHEMAS
+from kalkulator.catalog import ENGLISH_DIR, SCHEMAS
 from kalkulator.cli.common import CATALOG_OPTION, fail, load_catalog_or_fail, number, width
 from kalkulator.paths import CATALOG_DIR
 from kalkulator.quantities import QUANTITIES
@@ -211,15 +211,21 @@ def catalog() -> None:
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--force", is_flag=True, help="Overwrite catalog files that already exist in FOLDER.")
 def export(folder: Path, force: bool) -> None:
-    """Copy the shipped catalog CSVs to FOLDER; edit them and build with `kalkulator build --catalog FOLDER`."""
-    targets = [folder / schema.file for schema in SCHEMAS]
-    existing = [t.name for t in targets if t.exists()]
+    """Copy the shipped catalog CSVs (and their English, english/) to FOLDER; edit them and build with
+    `kalkulator build --catalog FOLDER`."""
+    sources = [CATALOG_DIR / schema.file for schema in SCHEMAS]
+    sources += [CATALOG_DIR / ENGLISH_DIR / s.file for s in SCHEMAS if (CATALOG_DIR / ENGLISH_DIR / s.file).exists()]
+    targets = [folder / source.relative_to(CATALOG_DIR) for source in sources]
+    existing = [str(t.relative_to(folder)) for t in targets if t.exists()]
     if existing and not force:
         fail(f"{folder} already holds {', '.join(existing)}; use --force to overwrite")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for schema, target in zip(SCHEMAS, targets, strict=True):
-            shutil.copyfile(CATALOG_DIR / schema.file, target)  # content only: the copy is writable
+        for source, target in zip(sources, targets, strict=True):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)  # content only: the copy is writable
     except OSError as exc:
         fail(f"{folder}: cannot write ({exc.strerror or exc})")
-    click.echo(f"wrote {len(targets)} catalogs to {folder}; edit them, then: kalkulator build --catalog {folder}")
+    click.echo(
+        f"wrote {len(SCHEMAS)} catalogs and their English ({ENGLISH_DIR}/) to {folder}; edit them, then: "
+        f"kalkulator build --catalog {folder}"
+    )

@@ -55,7 +55,8 @@ class CatalogTable(Block):
         for i, rec in enumerate(table.rows):
             for col, f in enumerate(fields, start=1):
                 if rec[f.name] is not None:
-                    lay.cells.append(Cell(sheet, first + i, col, rec[f.name], "data", formats[f.name]))
+                    value = ctx.catalog.shown(schema.key, rec, f.name, ctx.lang)  # prose: English under en
+                    lay.cells.append(Cell(sheet, first + i, col, value, "data", formats[f.name]))
         ctx.catalog_pos[schema.key] = (sheet, first, len(table.rows))
         for col, f in enumerate(fields, start=1):
             letter = get_column_letter(col)
