@@ -204,6 +204,7 @@ def features(node: Node) -> Iterator[str]:
 
 
 def _lazy_if(args: list[Compiled]) -> Compiled:
+    """IF: the condition, then only the branch it chooses (a guarded #DIV/0! is never computed)."""
     cond, then = args[0], args[1]
     other = args[2] if len(args) > 2 else (lambda _: False)
 
