@@ -518,6 +518,36 @@ FUNCS: dict[str, Func] = {
 }
 
 
+def apply_func(name: str, args: tuple[Value, ...]) -> Value:
+    """Call a whitelisted function: the first error among its arguments is the result unless it sees errors."""
+    func = FUNCS[name]
+    if not func.sees_errors:
+        err = _first_error(*args)
+        if err is not None:
+            return err
+    return func.impl(*args)
+
+
+def negate(v: Value) -> Value:
+    """Excel's unary minus: the operand as a number, negated."""
+    n = _number(v)
+    return n if isinstance(n, XlError) else -n
+
+
+def if_test(cond: Value) -> bool | XlError:
+    """IF's condition: an error propagates, text is #VALUE!, anything else is truthy or not."""
+    if isinstance(cond, XlError):
+        return cond
+    if isinstance(cond, str):
+        return VALUE
+    return bool(cond)
+
+
+def if_result(branch: Value) -> Value:
+    """IF's result: a blank branch shows 0."""
+    return 0.0 if branch is None else branch
+
+
 class Visitor:
     def visit(self, n: Node) -> Any:
         return getattr(self, "visit_" + type(n).__name__)(n)
@@ -557,26 +587,16 @@ class Evaluate(Visitor):
         return OPS[n.op][0](left, right)
 
     def visit_Neg(self, n: Neg) -> Value:
-        v = _number(self.visit(n.operand))
-        return v if isinstance(v, XlError) else -v
+        return negate(self.visit(n.operand))
 
     def visit_If(self, n: If) -> Value:
-        cond = self.visit(n.cond)
-        if isinstance(cond, XlError):
-            return cond
-        if isinstance(cond, str):
-            return VALUE
-        branch = self.visit(n.then if cond else n.other)
-        return 0.0 if branch is None else branch
+        test = if_test(self.visit(n.cond))
+        if isinstance(test, XlError):
+            return test
+        return if_result(self.visit(n.then if test else n.other))
 
     def visit_Call(self, n: Call) -> Value:
-        args = [self.visit(a) for a in n.args]
-        func = FUNCS[n.fn]
-        if not func.sees_errors:
-            err = _first_error(*args)
-            if err is not None:
-                return err
-        return func.impl(*args)
+        return apply_func(n.fn, tuple(self.visit(a) for a in n.args))
 
 
 def format_number(x: float) -> str:

@@ -109,7 +109,7 @@ QUICK_TIER_TARGET_S = 180  # issue 28: `pytest -m "not slow"` within 3 minutes o
 def quick_tier() -> None:
     """`python -m pytest -m "not slow"` in a fresh process: wall and CPU seconds against the 3-minute target.
 
-    CPU seconds (the run and every process it waited for: verify's workers, LibreOffice, builds) say what the tier
+    CPU seconds (the run and every process it waited for: LibreOffice, builds) say what the tier
     costs when the shared machine is busy and wall time says little.
     """
     root = Path(__file__).resolve().parent.parent
@@ -164,7 +164,7 @@ VERIFY_TARGET_RATIO = 2.0  # issue 35: verify within 2 × the four LibreOffice r
 
 
 def cpu_seconds() -> float:
-    """CPU seconds so far of this process and of every child it waited for (verify's workers, LibreOffice)."""
+    """CPU seconds so far of this process and of every child it waited for (LibreOffice, builds)."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
@@ -251,7 +251,7 @@ def main() -> None:
         times, _ = runs(command("check", str(edited)), n)
         print(f"`kalkulator check` (an edited copy: typed inputs through the engine, saved results): {spread(times)}")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    worker_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # verify's workers, commands
+    worker_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # LibreOffice, commands
     print(f"peak RSS: this process {peak_mb:.0f} MB, largest child process {worker_mb:.0f} MB")
 
 

@@ -331,6 +331,21 @@ def test_verify_a_foreign_workbook(tmp_path):
     assert_clear_error(run("verify", str(path)), f"{path}: not a kalkulator workbook")
 
 
+def test_verify_a_workbook_with_an_unreadable_formula(tmp_path, built_id):
+    """A formula verify cannot parse (an unclosed parenthesis typed in a copy) is named with its cell, exit 2."""
+    path = tmp_path / "kalkulator.xlsx"
+    with zipfile.ZipFile(io.BytesIO(built_id.data)) as zin, zipfile.ZipFile(path, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info.filename)
+            if info.filename == "xl/worksheets/sheet2.xml":
+                start = data.index(b"<f>") + 3
+                data = data[:start] + b"1+(2" + data[data.index(b"</f>", start) :]
+            zout.writestr(info, data)
+    result = run("verify", str(path))
+    assert_clear_error(result, f"{path}: {built_id.layout.sheets[1][1]}!")
+    assert "'=1+(2': the formula ends too early" in result.stderr
+
+
 @pytest.mark.parametrize("case", ["truncated", "bit flip"])
 def test_build_check_reports_a_corrupt_workbook(tmp_path, corrupt_workbooks, case):
     out = tmp_path / "dist"

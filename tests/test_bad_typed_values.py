@@ -2,8 +2,9 @@
 shows a message beside that cell and names the input in the status; the status never shows an error value, and
 the answer block shows "input out of range" instead of #VALUE! or a meaningless number (−2 GPUs).
 
-The workbook is recalculated by `formulas` (LibreOffice in the slow tier) with the text typed into the cell, as a
-user would; what is expected is written out here (the input's name in the status, the words of the message).
+The workbook is recalculated from its Excel text (xltext; LibreOffice in the slow tier) with the text typed into
+the cell, as a user would; what is expected is written out here (the input's name in the status, the words of the
+message).
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 import pytest
 
 from kalkulator.expr import XlError
-from kalkulator.workbook.verify import Evaluator, normalise
+from kalkulator.workbook.verify import normalise
+from kalkulator.workbook.xltext import XlBook
 
 TEXT = "abc"
 
@@ -43,8 +45,7 @@ def model(built_en, tmp_path_factory):
     path.write_bytes(built_en.data)
     layout, graph = built_en.layout, built_en.graph
     cells = _answer_cells(layout) | {f"{n}__message": _message_cell(layout, n) for n in _numeric_inputs(layout, graph)}
-    key = Evaluator.key_of(path)
-    return Evaluator(path, only=[key(*c) for c in cells.values()]), cells, key
+    return XlBook.read(path), cells, lambda sheet, coord: (sheet, coord)
 
 
 def test_every_numeric_input_has_a_message_cell(built_en):

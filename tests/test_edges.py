@@ -1,4 +1,5 @@
-"""Edge inputs never produce error values, and random valid inputs agree between the engine and `formulas`."""
+"""Edge inputs never produce error values, and random valid inputs agree between the engine and the workbook's
+Excel text (evaluated by xltext)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from hypothesis import strategies as st
 from kalkulator.catalog import SCHEMAS, CatalogError, load_catalog
 from kalkulator.cli import main
 from kalkulator.expr import XlError
-from kalkulator.workbook.verify import Evaluator, InputSet, expected_values, input_cells, normalise, same
+from kalkulator.workbook.verify import InputSet, expected_values, input_cells, same
+from kalkulator.workbook.xltext import XlBook
 
 NUMERIC_INPUTS = [
     "n_gpus",
@@ -97,12 +99,12 @@ def test_edge_status_says_what_is_wrong(calc):
     assert calc()["status_text"] == "OK"
 
 
-# ---- property: random scenarios over the declared domain (edges often), engine vs `formulas` on every cell
+# ---- property: random scenarios over the declared domain (edges often), engine vs the Excel text on every cell
 
 
 @pytest.fixture(scope="module")
 def evaluator(workbook_path):
-    return Evaluator(workbook_path)
+    return XlBook.read(workbook_path)
 
 
 @pytest.mark.slow
@@ -112,15 +114,14 @@ def evaluator(workbook_path):
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data())
-def test_random_scenarios_engine_equals_formulas(data, built_id, catalog, evaluator):
+def test_random_scenarios_engine_equals_the_excel_text(data, built_id, catalog, evaluator):
     scenario = data.draw(domain_scenarios(catalog))
     inputs = InputSet("random", scenario)
-    cells = {evaluator.key(s, c): v for (s, c), v in input_cells(built_id.layout, inputs).items()}
-    solution = evaluator.calculate(cells)
+    solution = evaluator.evaluate(input_cells(built_id.layout, inputs))
     expected = expected_values(built_id.layout, built_id.graph, catalog.columns(), scenario)
     bad = []
     for f in built_id.layout.formulas:
-        got = normalise(solution[evaluator.key(f.sheet, f.coord)])
+        got = evaluator.value(solution, (f.sheet, f.coord))
         if not same(expected[f.key], got):
             bad.append((f.sheet, f.coord, f.label, expected[f.key], got))
     assert bad == []

@@ -3,7 +3,7 @@
 A row with the chosen GPU and count must show what the answer block shows for the same setup, whatever the user
 typed: a manual tariff, deployment, PUE, GPU price, decode efficiency, maintenance share, host power or server
 capex. The expectation is the answer block's value (the engine's scenario, `Graph.evaluate`), which never reads
-the shortlist's trees; the workbook's row is recalculated by `formulas` (and LibreOffice in the slow tier) with
+the shortlist's trees; the workbook's row is recalculated from its Excel text (and LibreOffice in the slow tier) with
 the value typed into its yellow manual-value cell. Before the fix a typed tariff moved the answer's TCO from
 Rp 47.7 M to Rp 52.7 M and left the row at Rp 47.7 M.
 """
@@ -13,7 +13,8 @@ from __future__ import annotations
 import pytest
 
 from kalkulator.workbook import choices
-from kalkulator.workbook.verify import Evaluator, InputSet, input_cells, normalise, same
+from kalkulator.workbook.verify import InputSet, input_cells, normalise, same
+from kalkulator.workbook.xltext import XlBook
 
 SHOWN = (
     "onprem_check_text",
@@ -52,13 +53,12 @@ def _cells(layout, at: int, i: int) -> dict[str, tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def model(built_en, tmp_path_factory):
-    """`formulas` loads the chosen GPU's shortlist row and what it reads, once; each case recalculates it."""
+    """The workbook's formulas compiled from their text once; each case recalculates the chosen GPU's row."""
     path = tmp_path_factory.mktemp("chain") / "kalkulator-en.xlsx"
     path.write_bytes(built_en.data)
     at, rb = _shortlist(built_en.layout)
     cells = _cells(built_en.layout, at, _chosen_row(built_en.graph, rb))
-    key = Evaluator.key_of(path)
-    return Evaluator(path, only=[key(*c) for c in cells.values()]), cells, key
+    return XlBook.read(path), cells, lambda sheet, coord: (sheet, coord)
 
 
 @pytest.mark.parametrize("case", list(TYPED))

@@ -1,4 +1,4 @@
-"""The generated workbook: verified cell for cell by `formulas`, cached values, portable, protected, printable,
+"""The generated workbook: verified cell for cell from its Excel text, cached values, portable, protected, printable,
 deterministic."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from openpyxl.utils import column_index_from_string
 from kalkulator.build import build, verification_passes
 from kalkulator.catalog import load_catalog
 from kalkulator.workbook.layout import Cell, Conditional, FormulaCell, Layout
-from kalkulator.workbook.verify import parts, verify
+from kalkulator.workbook.verify import verify
 from kalkulator.workbook.writer import render
 
 # Functions present without an _xlfn. prefix in Excel, LibreOffice Calc and Google Sheets, and evaluated
@@ -142,8 +142,7 @@ def test_verify_catches_a_tampered_cell(built_id, workbook_path, catalog, tmp_pa
     target = next(f for f in built_id.layout.formulas if f.key == ("q", "kv_cache_gb"))
     wb[target.sheet][target.coord] = "=kv_cache_gb_per_user*concurrent_users*2"
     wb["VRAM"]["Z1"] = "=1+1"
-    # a table cell in the other part of verify's split (each part is loaded by its own worker)
-    other = next(f for f in parts(built_id.layout, 2)[1] if f.key[0] == "row" and f.key[3] == "decode_tok_s")
+    other = next(f for f in built_id.layout.formulas if f.key[0] == "row" and f.key[3] == "decode_tok_s")
     wb[other.sheet][other.coord] = "=0"
     path = tmp_path / "tampered.xlsx"
     wb.save(path)
@@ -151,7 +150,7 @@ def test_verify_catches_a_tampered_cell(built_id, workbook_path, catalog, tmp_pa
     wrong = {(m.where, m.label) for m in report.mismatches if m.pass_name == "shipped inputs"}
     assert (f"{target.sheet}!{target.coord}", "kv_cache_gb") in wrong
     assert (f"{other.sheet}!{other.coord}", other.label) in wrong
-    assert report.unexpected_formulas == ["'[tampered.xlsx]VRAM'!Z1"]
+    assert report.unexpected_formulas == ["VRAM!Z1"]
 
 
 def test_only_portable_functions_and_patterns(book):

@@ -208,8 +208,9 @@ WORKBOOK_ARGUMENT = click.argument(
 )
 @CATALOG_OPTION
 def verify_cmd(path: Path, shipped_only: bool, with_lo: bool, catalog_dir: Path | None) -> None:
-    """Evaluate PATH with the `formulas` package and compare every formula cell with the engine."""
+    """Evaluate PATH's formulas from their Excel text and compare every formula cell with the engine."""
     from kalkulator.workbook.verify import InputSet, check_with_libreoffice, verify
+    from kalkulator.workbook.xltext import FormulaError
 
     catalog = load_catalog_or_fail(catalog_dir)
     started = time.perf_counter()
@@ -218,7 +219,10 @@ def verify_cmd(path: Path, shipped_only: bool, with_lo: bool, catalog_dir: Path 
     passes = verification_passes(catalog, layout)
     if shipped_only:
         passes = passes[:1]
-    report = verify(path, layout, graph, catalog, passes)
+    try:
+        report = verify(path, layout, graph, catalog, passes)
+    except FormulaError as exc:
+        fail(str(exc))
     for where in report.unexpected_formulas:
         click.echo(f"UNEXPECTED formula cell (not produced by the engine): {where}")
     _print_mismatches(report.mismatches)
@@ -227,6 +231,8 @@ def verify_cmd(path: Path, shipped_only: bool, with_lo: bool, catalog_dir: Path 
         f"  {len(layout.formulas):,} formula cells × {len(passes)} input sets: {'; '.join(report.passes)}\n"
         f"  {report.cached_checked:,} cached values checked against the recalculation\n"
         f"  {report.texts_checked:,} formula texts compared with the engine's rendering\n"
+        f"  {report.sampled_checked:,} values recomputed by `formulas` ({report.sampled_cells} sampled cells × "
+        f"{report.sampled_checked // max(report.sampled_cells, 1)} input sets)\n"
         f"  {len(report.unexpected_formulas)} unexpected formula cells"
     )
     ok = report.ok

@@ -1,28 +1,31 @@
-"""Evaluate a written workbook with the `formulas` package and compare every formula cell with Python.
+"""Evaluate a written workbook from its Excel text and compare every formula cell with the engine.
 
-Expected values come from the expression trees (graph evaluation), never from the Excel text; the
-workbook is loaded once and recalculated for each input set. The results cached in the file (what
-previews show without recalculating) must equal the recalculated values of the file's own inputs.
+Expected values come from the expression trees (graph evaluation), the values checked from the file's own formula
+texts (xltext: each formula compiled once, all cells recalculated for each input set). That evaluator shares the
+engine's definitions of each function and operator (kalkulator/expr.py), so a deterministic sample of cells is
+evaluated again by the `formulas` package, fed the same precedent values: every function, operator and sheet is in
+it. LibreOffice (`check_with_libreoffice`, `verify --libreoffice`) recalculates the whole workbook independently.
+The results cached in the file (what previews show without recalculating) must equal the recalculated values of
+the file's own inputs.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import random
 import re
 import warnings
-from collections.abc import Callable, Mapping
-from contextlib import chdir
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 
-from kalkulator import forked
 from kalkulator.catalog import Catalog
 from kalkulator.expr import Value, XlError, xl_round, xl_rounddown, xl_roundup
 from kalkulator.graph import Graph, override_key
 from kalkulator.workbook.cells import FormulaCell, Layout
 from kalkulator.workbook.expected import InputSet, expected_values
+from kalkulator.workbook.xltext import Cell, XlBook, features
 
 REL_TOL = 1e-9
 
@@ -44,6 +47,8 @@ class Report:
     unexpected_formulas: list[str] = field(default_factory=list)
     cached_checked: int = 0  # formula cells whose cached result was compared with the recalculated value
     texts_checked: int = 0  # formula cells whose text was compared with the engine's rendering of its tree
+    sampled_cells: int = 0  # formula cells evaluated again by `formulas` (SAMPLE_SIZE, stratified)
+    sampled_checked: int = 0  # their comparisons, one per cell and input set
 
     @property
     def ok(self) -> bool:
@@ -94,97 +99,15 @@ def same(expected: Value, got: Value) -> bool:
     return expected == got
 
 
-_WORD = re.compile(r"[A-Z_][A-Z0-9_.]*")
-
-
-@cache
-def _model_class() -> type:
-    """`formulas`' ExcelModel, compiling each cell against only the defined names its formula mentions.
-
-    `formulas` tries every defined name of the workbook (about 400) on every cell it compiles; handing it the
-    names a formula's text contains builds the same model in less time (a name left out would show up as a
-    mismatch, never hide one).
-    """
-    import formulas
-
-    class Model(formulas.ExcelModel):
-        def compile_cell(self, cell, context, references, formula_references):
-            if cell.data_type == "f":
-                words = set(_WORD.findall(str(getattr(cell.value, "text", cell.value)).upper()))
-                references = {k: v for k, v in references.items() if k.rpartition("!")[2] in words}
-            return super().compile_cell(cell, context, references, formula_references)
-
-    return Model
-
-
-class Evaluator:
-    """One `formulas` model of a workbook file, recalculated for any set of input cells.
-
-    `only` (cell keys) loads just those cells and what they depend on: a part of the workbook compiles in a
-    fraction of the time, so parts can be evaluated side by side (see `verify`).
-    """
-
-    def __init__(self, path: Path, only: list[str] | None = None):
-        os.environ.setdefault("TQDM_DISABLE", "1")
-        patch_formulas_rounding()
-        self.path = path.resolve()
-        self.book = self.path.name
-        with chdir(self.path.parent), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            if only is None:
-                self.model = _model_class()().loads(self.book).finish()
-            else:
-                self.model = _model_class()()
-                self.model.add_book(self.book)
-                self.model.complete(stack=only)
-                self.model.finish()
-
-    @staticmethod
-    def key_of(path: Path) -> Callable[[str, str], str]:
-        """The `formulas` node name of a cell of the workbook at `path`: key(sheet, coord)."""
-        book = path.resolve().name
-        return lambda sheet, coord: f"'[{book}]{sheet.upper()}'!{coord}"
-
-    def key(self, sheet: str, coord: str) -> str:
-        return Evaluator.key_of(self.path)(sheet, coord)
-
-    def calculate(self, inputs: Mapping[str, Value]) -> Mapping[str, object]:
-        """Recalculate with `inputs`; input cells this model did not load (no loaded cell reads them) are left out."""
-        nodes = self.model.dsp.nodes
-        with chdir(self.path.parent), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return self.model.calculate(inputs={k: v for k, v in inputs.items() if k in nodes})
-
-    def values(self, inputs: Mapping[str, Value], keys: list[str]) -> dict[str, Value]:
-        """Recalculate with `inputs` and return the normalised values of `keys`."""
-        solution = self.calculate(inputs)
-        return {k: normalise(solution[k]) if k in solution else None for k in keys}
-
-
-def formula_cells(path: Path) -> dict[str, str]:
-    """Key → formula text of every formula cell in the file, read with openpyxl (independent of the layout)."""
-    import openpyxl
-
-    key = Evaluator.key_of(path)
-    wb = openpyxl.load_workbook(path)
-    return {
-        key(ws.title, cell.coordinate): str(cell.value)
-        for ws in wb.worksheets
-        for row in ws.iter_rows()
-        for cell in row
-        if cell.data_type == "f"
-    }
-
-
 _PREFIXES = re.compile(r"_xl(fn|ws)\.", re.IGNORECASE)
 
 
-def text_mismatches(by_key: Mapping[str, FormulaCell], in_file: Mapping[str, str]) -> list[Mismatch]:
+def text_mismatches(by_cell: Mapping[Cell, FormulaCell], in_file: Mapping[Cell, str]) -> list[Mismatch]:
     """Formula cells whose text in the file is not the engine's rendering of their tree."""
     return [
-        Mismatch("formula text", f"{f.sheet}!{f.coord}", f.label, f.text, in_file[k])
-        for k, f in by_key.items()
-        if k in in_file and formula_text(in_file[k]) != formula_text(f.text)
+        Mismatch("formula text", f"{f.sheet}!{f.coord}", f.label, f.text, in_file[c])
+        for c, f in by_cell.items()
+        if c in in_file and formula_text(in_file[c]) != formula_text(f.text)
     ]
 
 
@@ -195,64 +118,82 @@ def formula_text(text: str) -> str:
     return "".join(p if p.startswith('"') else _PREFIXES.sub("", re.sub(r"\s+", "", p)) for p in parts)
 
 
-def cached_values(path: Path, keys: list[str]) -> dict[str, Value]:
-    """The results cached in the file for `keys`, as stored (read with openpyxl, nothing recalculated)."""
-    import openpyxl
-
-    key = Evaluator.key_of(path)
-    wb = openpyxl.load_workbook(path, data_only=True)
-    cells = {key(ws.title, cell.coordinate): cell for ws in wb.worksheets for row in ws.iter_rows() for cell in row}
-    out: dict[str, Value] = {}
-    for k in keys:
-        cell = cells.get(k)
-        value = None if cell is None else cell.value
-        out[k] = XlError(value) if cell is not None and cell.data_type == "e" else value
-    return out
+SAMPLE_SIZE = 300  # formula cells evaluated again by `formulas` under every input set
+SAMPLE_PER_FEATURE = 5  # of them, at least this many (or all) using each function, operator and sheet
+SAMPLE_SEED = 35
 
 
-def _evaluate_part(path: Path, keys: list[str], input_sets: list[dict[str, Value]]) -> list[dict[str, Value]]:
-    """Load the cells `keys` (and what they read) and recalculate them under each input set."""
-    ev = Evaluator(path, only=keys)
-    return [ev.values(inputs, keys) for inputs in input_sets]
+def sample(book: XlBook, cells: Iterable[Cell], size: int = SAMPLE_SIZE, seed: int = SAMPLE_SEED) -> list[Cell]:
+    """A deterministic sample of formula cells in which every function, operator and sheet appears: a few cells
+    using each (all when fewer), then cells drawn at random up to `size`."""
+    rng = random.Random(seed)
+    cells = sorted(cells)
+    using: dict[str, list[Cell]] = {}
+    for cell in cells:
+        for feature in {*features(book.trees[cell]), f"sheet {cell[0]}"}:
+            using.setdefault(feature, []).append(cell)
+    chosen: set[Cell] = set()
+    for feature in sorted(using):
+        chosen.update(rng.sample(using[feature], min(SAMPLE_PER_FEATURE, len(using[feature]))))
+    rest = [c for c in cells if c not in chosen]
+    chosen.update(rng.sample(rest, max(0, min(size - len(chosen), len(rest)))))
+    return sorted(chosen)
 
 
-def parts(layout: Layout, n: int) -> list[list[FormulaCell]]:
-    """Split the formula cells into `n` parts of about equal size that share little: a table row stays whole
-    (its cells read each other), a what-if table too (its sorted cells read all its rows), the scenario cells go
-    where they are few (every part reads some of them)."""
+class FormulasSample:
+    """The sampled cells, each formula compiled alone by `formulas`, fed its precedents' values from another
+    evaluation: a check of the shared function and operator semantics that does not use them."""
 
-    def group_of(f: FormulaCell) -> tuple:
-        if f.key[0] in ("q", "tree"):
-            return ("q",)
-        if f.key[0] == "sens" or layout.row_blocks[f.key[1]].moved:
-            return ("what-if",)  # the sorted cells read every row of their table: one part loads it once
-        return f.key[:3]
+    def __init__(self, book: XlBook, cells: list[Cell]):
+        import formulas
 
-    groups: dict[tuple, list[FormulaCell]] = {}
-    for f in layout.formulas:
-        groups.setdefault(group_of(f), []).append(f)
-    out: list[list[FormulaCell]] = [[] for _ in range(n)]
-    for group in sorted(groups.values(), key=len, reverse=True):
-        min(out, key=len).extend(group)
-    return [p for p in out if p]
+        os.environ.setdefault("TQDM_DISABLE", "1")
+        patch_formulas_rounding()
+        self.book = book
+        self.compiled: list[tuple[Cell, Callable, list[tuple[tuple[int, int], list[Cell]] | None]]] = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for cell in cells:
+                fn = formulas.Parser().ast("=" + book.texts[cell].lstrip("="))[1].compile()
+                self.compiled.append((cell, fn, [book.reference(name, cell[0]) for name in fn.inputs]))
+
+    def mismatches(self, values: list[Value], pass_name: str, labels: Mapping[Cell, str]) -> list[Mismatch]:
+        """Cells whose `formulas` value differs from theirs in `values` (a result of `book.evaluate`)."""
+        import numpy as np
+        from formulas.functions import Error
+        from schedula import EMPTY
+
+        def given(v: Value) -> object:
+            if v is None:
+                return EMPTY
+            return Error.errors.get(str(v), Error.errors["#VALUE!"]) if isinstance(v, XlError) else v
+
+        out = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for cell, fn, refs in self.compiled:
+                args: list[object] = []
+                for ref in refs:
+                    if ref is None:
+                        args.append(Error.errors["#NAME?"])
+                        continue
+                    shape, cells = ref
+                    got = [given(self.book.value(values, c)) for c in cells]
+                    args.append(got[0] if len(cells) == 1 else np.array(got, dtype=object).reshape(shape))
+                want, fast = normalise(fn(*args)), self.book.value(values, cell)
+                if not same(want, fast):
+                    where = f"{cell[0]}!{cell[1]}"
+                    out.append(Mismatch(f"formulas sample, {pass_name}", where, labels.get(cell, ""), want, fast))
+        return out
 
 
-def evaluate(
-    path: Path, layout: Layout, input_sets: list[dict[str, Value]], meanwhile: Callable[[], object] = lambda: None
-) -> list[dict[str, Value]]:
-    """Every formula cell's recalculated value (by cell key) under each input set, the parts on every core.
+def cached_values(path: Path, cells: Iterable[Cell]) -> dict[Cell, Value]:
+    """The results cached in the file for `cells`, as stored (nothing recalculated; an error value as XlError)."""
+    from kalkulator.workbook.check import read_cells
 
-    `meanwhile` runs in this process while the workers recalculate (it would otherwise wait idle).
-    """
-    key = Evaluator.key_of(path)
-    workers = (os.cpu_count() or 1) if forked.available() else 1
-    jobs = [(path, [key(f.sheet, f.coord) for f in part], input_sets) for part in parts(layout, workers)]
-    results = forked.run_all(_evaluate_part, jobs, meanwhile)
-    merged: list[dict[str, Value]] = [{} for _ in input_sets]
-    for result in results:
-        for whole, part in zip(merged, result, strict=True):
-            whole.update(part)
-    return merged
+    wanted = set(cells)
+    found = read_cells(path, wanted)
+    return {c: found.get(c) for c in wanted}
 
 
 def input_cells(layout: Layout, inputs: InputSet) -> dict[tuple[str, str], Value]:
@@ -290,47 +231,50 @@ def verify(
     catalog: Catalog,
     passes: list[InputSet],
 ) -> Report:
-    """Evaluate the file once per input set and compare every formula cell with the engine, and its text with the
-    engine's rendering of the cell's tree (a booby-trapped formula may give the right values under every set).
+    """Evaluate the file's formulas once per input set and compare every formula cell with the engine, and its text
+    with the engine's rendering of the cell's tree (a booby-trapped formula may give the right values under every
+    set); evaluate a sample of cells again with `formulas` under every set.
 
     Then compare every cached result with the file recalculated as it stands (the shipped-inputs pass when
     there is one): a stale or wrong cache is reported as a mismatch of the pass "cached values".
     """
     columns = catalog.columns()
-    key = Evaluator.key_of(path)
     report = Report()
-    by_key = {key(f.sheet, f.coord): f for f in layout.formulas}
-    cell_sets = [{key(s, c): v for (s, c), v in input_cells(layout, inputs).items()} for inputs in passes]
+    book = XlBook.read(path)
+    by_cell = {(f.sheet, f.coord): f for f in layout.formulas}
+    labels = {c: f.label for c, f in by_cell.items()}
+    cell_sets = [input_cells(layout, inputs) for inputs in passes]
+    names = [p.name for p in passes]
     as_is = next((i for i, p in enumerate(passes) if not p.settings and not p.table_inputs), None)
     if as_is is None:
         cell_sets.append({})
+        names.append("as saved")
         as_is = len(passes)
-    found: list[tuple[list[dict[tuple, Value]], dict[str, str], dict[str, Value]]] = []
-
-    def meanwhile() -> None:  # the engine's values and the file's own cells, read while the workers recalculate
-        expected = [expected_values(layout, graph, columns, p.settings, p.table_inputs) for p in passes]
-        found.append((expected, formula_cells(path), cached_values(path, list(by_key))))
-
-    results = evaluate(path, layout, cell_sets, meanwhile)
-    expected_sets, in_file, cached = found[0]
-    for inputs, got_values, expected in zip(passes, results, expected_sets, strict=False):
-        report.passes.append(inputs.name)
-        for k, f in by_key.items():
-            got = got_values[k]
-            want = expected[f.key]
-            report.cells_checked += 1
-            if not same(want, got):
-                report.mismatches.append(Mismatch(inputs.name, f"{f.sheet}!{f.coord}", f.label, want, got))
-    recalculated = results[as_is]
-    report.unexpected_formulas = sorted(set(in_file) - set(by_key))
-    report.texts_checked = len(by_key)
-    report.mismatches += text_mismatches(by_key, in_file)
-    for k, f in by_key.items():
-        report.cached_checked += 1
-        if not same(recalculated[k], cached[k]):
-            report.mismatches.append(
-                Mismatch("cached values", f"{f.sheet}!{f.coord}", f.label, recalculated[k], cached[k])
-            )
+    checker = FormulasSample(book, sample(book, book.texts))
+    report.sampled_cells = len(checker.compiled)
+    for i, (name, cells) in enumerate(zip(names, cell_sets, strict=True)):
+        values = book.evaluate(cells)
+        report.mismatches += checker.mismatches(values, name, labels)
+        report.sampled_checked += report.sampled_cells
+        if i < len(passes):
+            inputs = passes[i]
+            expected = expected_values(layout, graph, columns, inputs.settings, inputs.table_inputs)
+            report.passes.append(inputs.name)
+            for c, f in by_cell.items():
+                got, want = book.value(values, c), expected[f.key]
+                report.cells_checked += 1
+                if not same(want, got):
+                    report.mismatches.append(Mismatch(inputs.name, f"{f.sheet}!{f.coord}", f.label, want, got))
+        if i == as_is:
+            cached = cached_values(path, by_cell)
+            for c, f in by_cell.items():
+                report.cached_checked += 1
+                now = book.value(values, c)
+                if not same(now, cached[c]):
+                    report.mismatches.append(Mismatch("cached values", f"{f.sheet}!{f.coord}", f.label, now, cached[c]))
+    report.unexpected_formulas = [f"{s}!{c}" for s, c in sorted(set(book.texts) - set(by_cell))]
+    report.texts_checked = len(by_cell)
+    report.mismatches += text_mismatches(by_cell, book.texts)
     return report
 
 
