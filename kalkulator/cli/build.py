@@ -227,7 +227,7 @@ def verify_cmd(path: Path, shipped_only: bool, with_lo: bool, catalog_dir: Path 
         click.echo(f"UNEXPECTED formula cell (not produced by the engine): {where}")
     _print_mismatches(report.mismatches)
     click.echo(
-        f"formulas: {report.cells_checked:,} cells checked, {len(report.mismatches):,} mismatches\n"
+        f"workbook formulas: {report.cells_checked:,} cells checked, {len(report.mismatches):,} mismatches\n"
         f"  {len(layout.formulas):,} formula cells × {len(passes)} input sets: {'; '.join(report.passes)}\n"
         f"  {report.cached_checked:,} cached values checked against the recalculation\n"
         f"  {report.texts_checked:,} formula texts compared with the engine's rendering\n"

@@ -3,6 +3,8 @@
 The first `bind` entry is the row key; `bind` maps quantities to catalog columns (or `{name = "value"}` for a
 list of values). Every quantity between the columns and the bound ones is a hidden helper column further right.
 `hold` keeps the scenario's value of those quantities in every row (the closure stops there).
+A value typed by hand on the Assumptions sheet holds in the rows it belongs to (Graph.row_expr with the row key):
+a site's value in every row, a value of the chosen GPU (or model, or count) only in the row of that key.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from kalkulator.expr import R, Value, to_excel
+from kalkulator.graph import chosen_key
 from kalkulator.quantities.domains import domain_of
 from kalkulator.workbook.blocks.base import Context, Titled
 from kalkulator.workbook.blocks.catalog import print_order
@@ -57,7 +60,7 @@ class Rows(Titled):
         positions, n_helpers = self._positions(ctx, sheet, columns)
         self._headers(ctx, sheet, row, positions, n_helpers)
         bound_rows = self._bound_rows(ctx)
-        ctx.lay.row_blocks.append(RowBlock(bound_rows, columns))
+        ctx.lay.row_blocks.append(RowBlock(bound_rows, columns, honour=self.honour(ctx)))
         index = len(ctx.lay.row_blocks) - 1
         first = row + 3
         for i, bound in enumerate(bound_rows):
@@ -68,6 +71,11 @@ class Rows(Titled):
             area = f"A{first}:{last}{first + len(bound_rows) - 1}"
             ctx.lay.conditionals.append(Conditional(sheet, area, f"${fits}{first}=FALSE", "bad"))
         ctx.tables[(sheet, self.title_en)] = (row + 1, len(bound_rows), positions)
+
+    def honour(self, ctx: Context) -> tuple[str, ...]:
+        """The row key whose equality with the scenario's decides where a manual value holds (none when the key
+        has no cell of its own on the Assumptions sheet to compare with)."""
+        return (self.key_name,) if self.key_name in ctx.cells else ()
 
     def _positions(self, ctx: Context, sheet: str, columns: list[str]) -> tuple[dict[str, int], int]:
         """The column of each quantity (the asked ones from B, the helpers from the sheet's helper start); the
@@ -117,6 +125,8 @@ class Rows(Titled):
         lay, graph, lang = ctx.lay, ctx.graph, ctx.lang
         local = dict(ctx.cells)
         key_name = self.key_name
+        honour = self.honour(ctx)
+        local |= {chosen_key(k): ctx.cells[k] for k in honour}  # the Assumptions sheet's own value of the key
         if self.values is not None:
             whole = all(float(v).is_integer() for v in self.values)  # whole months on a chart axis
             fmt = "#,##0" if whole else graph[key_name].unit.number_format
@@ -136,8 +146,7 @@ class Rows(Titled):
         for name, j in positions.items():
             local[name] = f"${get_column_letter(j)}{r}"
         for name, j in positions.items():
-            expr = graph[name].expr
-            assert expr is not None
+            expr = graph.row_expr(name, honour)
             text = to_excel(expr, local, ctx.ranges, lang)
             fmt = graph[name].unit.number_format
             lay.formulas.append(FormulaCell(sheet, r, j, expr, text, ("row", index, i, name), fmt))
