@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from kalkulator.build import build
 from kalkulator.cli import main
+from kalkulator.workbook.cells import NOTE_COL
 from kalkulator.workbook.verify import Evaluator
 
 
@@ -246,7 +247,7 @@ def test_english_sources_are_english(books):
     built, _ = books["en"]
     bad = []
     for c in built.layout.cells:
-        if c.style == "note" and c.col == 6 and c.value.endswith("]"):
+        if c.style == "note" and c.col == NOTE_COL and c.value.endswith("]"):
             source = re.sub(r"'[^']*'", "", c.value[c.value.rindex("[") + 1 : -1])
             found = re.findall(r"[A-Za-z]+", source)
             words = [w for w in found if w.lower() in INDONESIAN and w != "Ada"]  # Ada: NVIDIA's GPU architecture

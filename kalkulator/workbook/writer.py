@@ -19,7 +19,7 @@ from xlsxwriter.utility import xl_cell_to_rowcol
 
 from kalkulator.expr import Value, XlError
 from kalkulator.quantities.domains import Domain
-from kalkulator.workbook.cells import CHART_ROWS, Cell, Chart, FormulaCell, Layout
+from kalkulator.workbook.cells import CHART_ROWS, NAME_COL, Cell, Chart, FormulaCell, Layout
 
 FIXED_STAMP = dt.datetime(2025, 1, 1)
 ZIP_TIME = (2025, 1, 1, 0, 0, 0)
@@ -33,10 +33,11 @@ STYLES: dict[str, dict] = {
     "label": {"text_wrap": True, **TOP},  # a label longer than its column wraps instead of being cut
     "input": {"bg_color": "#FFF2CC", "locked": False, **TOP},
     "unit": {"font_color": "#555555", "text_wrap": True, **TOP},
-    "name": {"font_color": "#808080", "font_size": 9, "text_wrap": True, **TOP},
-    "note": {"font_color": "#555555", "font_size": 9, "text_wrap": True, **TOP},
-    "guide": {"font_color": "#555555", "font_size": 9, "text_wrap": True, **TOP},  # the guide's prose: wider
+    "name": {"font_color": "#808080", "font_size": 10, "text_wrap": True, **TOP},
+    "note": {"font_color": "#555555", "font_size": 10, "text_wrap": True, **TOP},
+    "guide": {"font_color": "#555555", "font_size": 10, "text_wrap": True, **TOP},  # the guide's prose: wider
     "data": TOP,
+    "data_wrap": {"text_wrap": True, **TOP},  # short text of a catalog or table ("data" up to LONG_TEXT): wraps
     "answer": {"bold": True, "font_size": 12, "border": 1, "align": "left", **TOP},
     "answer_wrap": {"bold": True, "font_size": 12, "border": 1, "align": "left", "text_wrap": True, **TOP},
     "status": {"bold": True, "text_wrap": True, "valign": "top"},
@@ -52,7 +53,9 @@ ERROR_CODES = ("#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!
 # except that a column of labels, notes or names (all wrapped) or of long catalog text (sources, cut at the cell
 # edge) is at most CAP_WIDTH wide, yet never narrower than its longest word, and a column of numbers is wide enough
 # for them (rupiah for Rp 999,999,999,999): the printout never shows ###.
-CAP_WIDTH = {"label": 32, "note": 32, "name": 22, "data": 24, "guide": 80}
+CAP_WIDTH = {"label": 30, "note": 32, "name": 16, "data": 14, "data_wrap": 16, "guide": 56}
+HYPHENS = re.compile(r"\s+|(?<=[-–/])")  # where a wrapped line may break
+NAME_CHARS = 16  # a quantity's name wraps inside the identifier beyond this many characters
 LONG_TEXT = 40  # catalog text longer than this is prose (a source, a note); shorter text (a name) is never cut
 MONEY_WIDTH, NUMBER_WIDTH = 20, 12
 DEFAULT_WIDTH = 8.43  # Excel's default column, in widths of the digit 0
@@ -69,10 +72,11 @@ FOOTER = {"id": "&L&A&RHalaman &P dari &N", "en": "&L&A&RPage &P of &N"}
 # left; the rest stays on screen). Widths are in Calibri digits; LibreOffice without Calibri (DejaVu Sans, as in CI)
 # lays them out up to WIDE_FONT times wider, so the estimate assumes that.
 PAGE_PT = {"portrait": 595 - 72, "landscape": 842 - 72}  # A4 less the 0.5" side margins, in points
-READABLE_PT = 5.6  # the smallest printed text we aim for (5 pt with a margin)
-MIN_PT = 5.1  # a notes column narrows only where the sheet would otherwise print text below this
-NOTES_MIN_WIDTH = 20  # a notes column gives way down to this width so that its sheet prints readably
+READABLE_PT = 8.2  # the smallest printed text we aim for (5 pt with a margin)
+MIN_PT = 8.2  # a notes column narrows only where the sheet would otherwise print text below this
+NOTES_MIN_WIDTH = 16  # a notes column gives way down to this width so that its sheet prints readably
 WIDE_FONT = 1.36
+CHART_PT = 11  # a chart's axis and legend text, printed at the sheet's scale like a cell's
 
 
 def render(layout: Layout, cached: Mapping[tuple, Value] | None = None) -> bytes:
@@ -154,7 +158,7 @@ class _Writer:
         self.wb.set_properties({"author": "kalkulator", "created": FIXED_STAMP})
 
     def cell(self, ws, c: Cell) -> None:
-        fmt, row, col = self.fmt(c.style, c.number_format), c.row - 1, c.col - 1
+        fmt, row, col = self.fmt(_written_style(c), c.number_format), c.row - 1, c.col - 1
         if c.value is None:
             ws.write_blank(row, col, None, fmt)
         elif isinstance(c.value, bool):
@@ -222,17 +226,20 @@ class _Writer:
             chart.add_series(series)
         if spec.kind == "bar":
             chart.set_legend({"none": True})
-        if spec.kind == "tornado":
-            chart.set_legend({"position": "bottom"})
-        chart.set_title({"name": spec.title})
-        if spec.kind == "tornado":  # the largest effect on top; the category axis is vertical, values across
-            chart.set_y_axis({"reverse": True, "label_position": "low"})
+        elif spec.kind == "tornado":
+            chart.set_legend({"position": "bottom", "font": {"size": CHART_PT}})
         else:
-            chart.set_x_axis({"label_position": "low"})
+            chart.set_legend({"font": {"size": CHART_PT}})
+        chart.set_title({"name": spec.title})
+        font = {"num_font": {"size": CHART_PT}, "name_font": {"size": CHART_PT, "bold": True}}
+        if spec.kind == "tornado":  # the largest effect on top; the category axis is vertical, values across
+            chart.set_y_axis({"reverse": True, "label_position": "low"} | font)
+        else:
+            chart.set_x_axis({"label_position": "low"} | font)
         money = spec.kind != "tornado" and ("Rp" in spec.y_title or "IDR" in spec.y_title)  # tornado: Rp per 1M
         # Rupiah axes in millions ("jt" = juta): Rp 1.5 billion reads 1,500 jt, not 1,500,000,000.
         axis_format = ('#,##0,," jt"' if self.layout.lang == "id" else '#,##0,," mn"') if money else "#,##0"
-        value_axis = {"name": spec.y_title, "num_format": axis_format}
+        value_axis = {"name": spec.y_title, "num_format": axis_format} | font
         if spec.kind == "tornado":
             chart.set_x_axis(value_axis)
         else:
@@ -273,7 +280,13 @@ class _Writer:
     def printed(self, title: str) -> tuple[str, list[int]]:
         """The sheet's orientation and printed columns (helper columns are hidden and never printed)."""
         hidden = self.layout.hidden_columns.get(title, (0, -1))
-        filled = {c.col for c in [*self.cells[title], *self.formulas[title]] if not hidden[0] <= c.col <= hidden[1]}
+        names = {(c.row, c.col) for c in self.cells[title] if c.col == NAME_COL and c.style == "name"}
+        names |= {(HEADER_ROW, NAME_COL)}  # the names of quantity rows (and their header) stay on screen
+        filled = {
+            c.col
+            for c in [*self.cells[title], *self.formulas[title]]
+            if not hidden[0] <= c.col <= hidden[1] and (c.row, c.col) not in names
+        }
         columns = list(range(1, max(filled) + 1))  # up to the last column with something to print
         need = READABLE_PT / self.smallest_font(title, columns)  # the least scale that keeps it readable
 
@@ -352,6 +365,11 @@ def _style(f: FormulaCell) -> str:
     return f.style
 
 
+def _written_style(c: Cell) -> str:
+    """The style a cell is written with: short text of style "data" (a catalog's name, a setup) wraps, never cut."""
+    return "data_wrap" if c.style == "data" and isinstance(c.value, str) and len(c.value) <= LONG_TEXT else c.style
+
+
 def column_widths(
     cells: list[Cell], formulas: list[FormulaCell], layout_widths: Mapping[int, float], cached: Mapping[tuple, Value]
 ) -> dict[int, float]:
@@ -359,13 +377,16 @@ def column_widths(
     caps: dict[int, float] = {}
     floors: dict[int, float] = {}
     for c in cells:
-        wraps = STYLES[c.style].get("text_wrap")
-        if c.style in CAP_WIDTH and isinstance(c.value, str) and (wraps or len(c.value) > LONG_TEXT):
-            caps[c.col] = max(caps.get(c.col, 0), CAP_WIDTH[c.style])  # the roomiest style of the column
+        style = _written_style(c)
+        wraps = STYLES[style].get("text_wrap")
+        if style in CAP_WIDTH and isinstance(c.value, str) and (wraps or len(c.value) > LONG_TEXT):
+            caps[c.col] = max(caps.get(c.col, 0), CAP_WIDTH[style])  # the roomiest style of the column
         if isinstance(c.value, int | float) and not isinstance(c.value, bool):
             floors[c.col] = max(floors.get(c.col, 0), _shown_width(c.value, c.number_format, c.style))
-        elif isinstance(c.value, str) and (wraps or (c.style == "data" and len(c.value) <= LONG_TEXT)):
-            whole = max((len(word) for word in c.value.split()), default=0) if wraps else len(c.value)
+        elif isinstance(c.value, str) and wraps:
+            whole = max((len(word) for word in HYPHENS.split(c.value)), default=0)  # a line breaks after a hyphen
+            if c.style == "name":  # an identifier longer than its column breaks inside (as_of_date / _idr)
+                whole = min(whole, NAME_CHARS)
             floors[c.col] = max(floors.get(c.col, 0), whole / PROSE_CHARS_PER_DIGIT * _size(c.style) / 11 + 1)
     for f in formulas:
         if f.number_format == "@":
@@ -408,11 +429,11 @@ def row_heights(cells: list[Cell], widths: Mapping[int, float]) -> dict[int, flo
     """
     heights: dict[int, float] = {}
     for c in cells:
-        props = STYLES[c.style]
-        if not props.get("text_wrap") or not isinstance(c.value, str):
+        style = _written_style(c)
+        if not STYLES[style].get("text_wrap") or not isinstance(c.value, str):
             continue
-        size = _size(c.style)
-        per_line = chars_per_line(widths.get(c.col, DEFAULT_WIDTH), c.style)
+        size = _size(style)
+        per_line = chars_per_line(widths.get(c.col, DEFAULT_WIDTH), style)
         lines = _wrapped_lines(c.value, per_line)
         if lines > 1:
             heights[c.row] = max(heights.get(c.row, 15), math.ceil(lines * size * LINE_SPACING + 3))
