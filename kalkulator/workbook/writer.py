@@ -13,6 +13,7 @@ import re
 import warnings
 import zipfile
 from collections.abc import Mapping
+from dataclasses import replace
 
 import xlsxwriter
 from xlsxwriter.utility import xl_cell_to_rowcol
@@ -27,7 +28,7 @@ ZIP_TIME = (2025, 1, 1, 0, 0, 0)
 TOP = {"valign": "top"}  # a row grows when its note wraps; every cell of it then reads from the top line
 STYLES: dict[str, dict] = {
     "title": {"bold": True, "font_size": 14},
-    "intro": {"italic": True, "font_color": "#555555"},
+    "intro": {"italic": True, "font_color": "#555555", "text_wrap": True, **TOP},  # across the printed columns
     "section": {"bold": True, "bg_color": "#EDEDED"},
     "header": {"bold": True, "bg_color": "#DDEBF7", "text_wrap": True, "valign": "top"},
     "label": {"text_wrap": True, **TOP},  # a label longer than its column wraps instead of being cut
@@ -53,7 +54,7 @@ ERROR_CODES = ("#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!
 # except that a column of labels, notes or names (all wrapped) or of long catalog text (sources, cut at the cell
 # edge) is at most CAP_WIDTH wide, yet never narrower than its longest word, and a column of numbers is wide enough
 # for them (rupiah for Rp 999,999,999,999): the printout never shows ###.
-CAP_WIDTH = {"label": 30, "note": 32, "name": 16, "data": 14, "data_wrap": 16, "guide": 56}
+CAP_WIDTH = {"label": 26, "note": 32, "name": 14, "data": 14, "data_wrap": 16, "guide": 56}
 HYPHENS = re.compile(r"\s+|(?<=[-–/])")  # where a wrapped line may break
 NAME_CHARS = 16  # a quantity's name wraps inside the identifier beyond this many characters
 LONG_TEXT = 40  # catalog text longer than this is prose (a source, a note); shorter text (a name) is never cut
@@ -106,7 +107,7 @@ class _Writer:
         for c in layout.cells:
             if c.style not in STYLES:
                 raise ValueError(f"{c.sheet}!{c.coord}: unknown cell style {c.style!r} (known: {', '.join(STYLES)})")
-            self.cells[c.sheet].append(c)
+            self.cells[c.sheet].append(_wrapping(c, layout))
         for f in layout.formulas:
             self.formulas[f.sheet].append(f)
         self.widths = {
@@ -137,8 +138,12 @@ class _Writer:
 
     def write(self) -> None:
         for title, ws in self.sheets.items():
+            last = self.printed(title)[1][-1]
             for c in self.cells[title]:
-                self.cell(ws, c)
+                if c.style == "intro" and last > c.col:  # the sheet's intro wraps within the printed width
+                    ws.merge_range(c.row - 1, c.col - 1, c.row - 1, last - 1, c.value, self.fmt(c.style))
+                else:
+                    self.cell(ws, c)
             for f in self.formulas[title]:
                 value = _cached(self.cached.get(f.key, 0))
                 fmt = self.fmt(_style(f), f.number_format)
@@ -158,7 +163,7 @@ class _Writer:
         self.wb.set_properties({"author": "kalkulator", "created": FIXED_STAMP})
 
     def cell(self, ws, c: Cell) -> None:
-        fmt, row, col = self.fmt(_written_style(c), c.number_format), c.row - 1, c.col - 1
+        fmt, row, col = self.fmt(c.style, c.number_format), c.row - 1, c.col - 1
         if c.value is None:
             ws.write_blank(row, col, None, fmt)
         elif isinstance(c.value, bool):
@@ -316,7 +321,13 @@ class _Writer:
                 if col not in self.widths[title]:
                     ws.set_column(col - 1, col - 1, DEFAULT_WIDTH, None, {"hidden": True, "level": 1})
             ws.set_column(hidden[1], hidden[1], None, None, {"collapsed": True})
-        heights = row_heights(self.cells[title], self.widths[title])
+        orientation, columns = self.printed(title)
+        heights = row_heights([c for c in self.cells[title] if c.style != "intro"], self.widths[title])
+        for c in self.cells[title]:
+            if c.style == "intro" and isinstance(c.value, str):  # merged across the printed columns
+                width = sum(self.widths[title].get(col, DEFAULT_WIDTH) for col in range(c.col, columns[-1] + 1))
+                lines = _wrapped_lines(c.value, chars_per_line(width, c.style))
+                heights[c.row] = max(15, math.ceil(lines * _size(c.style) * LINE_SPACING + 3))
         for f in self.formulas[title]:  # a sentence changes with the inputs; no spreadsheet refits the row
             if STYLES[f.style].get("text_wrap"):
                 lines = formula_lines(f, self.widths[title])
@@ -327,7 +338,6 @@ class _Writer:
         last_row, last_col = self.used[title]
         charts = [xl_cell_to_rowcol(c.anchor)[0] for c in self.layout.charts if c.sheet == title]
         last_row = max([last_row, *(row + CHART_ROWS - 1 for row in charts)])
-        orientation, columns = self.printed(title)
         last_col = min(last_col, columns[-1])  # a wide catalog: its key columns and what fits beside them
         ws.set_paper(9)  # A4
         if orientation == "landscape":
@@ -365,9 +375,12 @@ def _style(f: FormulaCell) -> str:
     return f.style
 
 
-def _written_style(c: Cell) -> str:
-    """The style a cell is written with: short text of style "data" (a catalog's name, a setup) wraps, never cut."""
-    return "data_wrap" if c.style == "data" and isinstance(c.value, str) and len(c.value) <= LONG_TEXT else c.style
+def _wrapping(c: Cell, layout: Layout) -> Cell:
+    """The cell as written: short text of style "data" (a catalog's name, a setup) wraps instead of widening its
+    column, in a catalog's key columns (always printed) and in tables; elsewhere it keeps its width, on screen only."""
+    key = layout.key_columns.get(c.sheet) if c.sheet in layout.catalog_sheets else None
+    short = c.style == "data" and isinstance(c.value, str) and len(c.value) <= LONG_TEXT
+    return replace(c, style="data_wrap") if short and (key is None or c.col <= key) else c
 
 
 def column_widths(
@@ -377,14 +390,13 @@ def column_widths(
     caps: dict[int, float] = {}
     floors: dict[int, float] = {}
     for c in cells:
-        style = _written_style(c)
-        wraps = STYLES[style].get("text_wrap")
-        if style in CAP_WIDTH and isinstance(c.value, str) and (wraps or len(c.value) > LONG_TEXT):
-            caps[c.col] = max(caps.get(c.col, 0), CAP_WIDTH[style])  # the roomiest style of the column
+        wraps = STYLES[c.style].get("text_wrap")
+        if c.style in CAP_WIDTH and isinstance(c.value, str) and (wraps or len(c.value) > LONG_TEXT):
+            caps[c.col] = max(caps.get(c.col, 0), CAP_WIDTH[c.style])  # the roomiest style of the column
         if isinstance(c.value, int | float) and not isinstance(c.value, bool):
             floors[c.col] = max(floors.get(c.col, 0), _shown_width(c.value, c.number_format, c.style))
-        elif isinstance(c.value, str) and wraps:
-            whole = max((len(word) for word in HYPHENS.split(c.value)), default=0)  # a line breaks after a hyphen
+        elif isinstance(c.value, str) and (wraps or (c.style == "data" and len(c.value) <= LONG_TEXT)):
+            whole = max((len(w) for w in HYPHENS.split(c.value)), default=0) if wraps else len(c.value)
             if c.style == "name":  # an identifier longer than its column breaks inside (as_of_date / _idr)
                 whole = min(whole, NAME_CHARS)
             floors[c.col] = max(floors.get(c.col, 0), whole / PROSE_CHARS_PER_DIGIT * _size(c.style) / 11 + 1)
@@ -429,11 +441,10 @@ def row_heights(cells: list[Cell], widths: Mapping[int, float]) -> dict[int, flo
     """
     heights: dict[int, float] = {}
     for c in cells:
-        style = _written_style(c)
-        if not STYLES[style].get("text_wrap") or not isinstance(c.value, str):
+        if not STYLES[c.style].get("text_wrap") or not isinstance(c.value, str):
             continue
-        size = _size(style)
-        per_line = chars_per_line(widths.get(c.col, DEFAULT_WIDTH), style)
+        size = _size(c.style)
+        per_line = chars_per_line(widths.get(c.col, DEFAULT_WIDTH), c.style)
         lines = _wrapped_lines(c.value, per_line)
         if lines > 1:
             heights[c.row] = max(heights.get(c.row, 15), math.ceil(lines * size * LINE_SPACING + 3))
