@@ -280,7 +280,8 @@ class _Writer:
             self.widths[title][col] = width + spare / (0.75 * WIDE_FONT * 7)
         short = PAGE_PT["landscape"] * self.smallest_font(title, columns) / MIN_PT - self.points(title, columns)
         if spare < 0 and short < 0 and title not in self.layout.catalog_sheets:
-            self.widths[title][col] = max(NOTES_MIN_WIDTH, width + short / (0.75 * WIDE_FONT * 7))
+            floor = column_widths(self.cells[title], self.formulas[title], {}, self.cached).get(col, 0)  # no ###
+            self.widths[title][col] = max(NOTES_MIN_WIDTH, floor, width + short / (0.75 * WIDE_FONT * 7))
 
     def printed(self, title: str) -> tuple[str, list[int]]:
         """The sheet's orientation and printed columns (helper columns are hidden and never printed)."""
