@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from kalkulator.build import build
 from kalkulator.cli import main
-from kalkulator.workbook.cells import NOTE_COL
+from kalkulator.workbook.cells import NAME_COL, NOTE_COL
 from kalkulator.workbook.verify import Evaluator
 
 
@@ -184,7 +184,7 @@ def test_no_dedicated_offer_shows_its_reason_not_rp_0(books, lang, reason):
     ws = book["TCO"]
     year_table = [row for row in ws.iter_rows(values_only=True) if row and row[0] in range(1, 11)]
     assert len(year_table) == 10 and all(reason in row for row in year_table)
-    on_tco = [row[1] for row in ws.iter_rows(values_only=True) if row[4] == "answer_tco_dedicated_idr"]
+    on_tco = [row[1] for row in ws.iter_rows(values_only=True) if row[NAME_COL - 1] == "answer_tco_dedicated_idr"]
     assert on_tco == [reason]
 
 

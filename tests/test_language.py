@@ -152,7 +152,7 @@ def test_the_workbooks_show_notes_and_units_in_their_language(books):
     for lang, note, unit in (("id", q.doc_id, "Rp/bulan"), ("en", q.doc, "Rp/month")):
         sheet, row = _row_of(books[lang], q.name)
         cells = {c.col: c.value for c in books[lang].layout.cells if (c.sheet, c.row) == (sheet, row)}
-        assert cells[4] == unit and cells[6].startswith(note)
+        assert cells[4] == unit and cells[NOTE_COL].startswith(note)
     assert UNITS["_users"].label_in("id") == "pengguna" and UNITS["_users"].label_in("en") == "users"
     assert UNITS["_gbs"].label_in("id") == "GB/s"
 

@@ -36,7 +36,7 @@ pytestmark = [
     ),
 ]
 
-MAX_PAGES = 190  # fitted to one page wide at 8 pt or more: 141 pages with the fallback font, 165 with Carlito (its
+MAX_PAGES = 175  # fitted to one page wide at 8 pt or more: 124 pages with the fallback font, 148 with Carlito (its
 # narrower letters print larger: docs/workbook.md lists each sheet's count); the cap catches a runaway table
 SMALLEST_PT = 8  # the smallest printed text (10 pt notes and names, 11 pt body, scaled to fit the width)
 SMALLER = {"Break-even": 6}  # eight columns of rupiah side by side (the shortlist, the sorted what-if table): its
