@@ -36,11 +36,11 @@ pytestmark = [
     ),
 ]
 
-MAX_PAGES = 175  # fitted to one page wide at 8 pt or more: 124 pages with the fallback font, 148 with Carlito (its
+MAX_PAGES = 175  # fitted to one page wide at 8 pt or more: 122 pages with the fallback font, 145 with Carlito (its
 # narrower letters print larger: docs/workbook.md lists each sheet's count); the cap catches a runaway table
 SMALLEST_PT = 8  # the smallest printed text (10 pt notes and names, 11 pt body, scaled to fit the width)
 SMALLER = {"Break-even": 6}  # eight columns of rupiah side by side (the shortlist, the sorted what-if table): its
-# scale prints 10 pt notes at 6.2 pt with the fallback font, 7.1 pt with Carlito (docs/workbook.md, "Printing")
+# scale prints 10 pt notes at 6.1 pt with the fallback font, 7.0 pt with Carlito (docs/workbook.md, "Printing")
 BREAKS = re.compile(r"[-–_/]")  # LibreOffice may break a line inside a word at these
 SCENARIOS = {
     "shipped inputs": None,
