@@ -41,7 +41,7 @@ MAX_PAGES = 175  # fitted to one page wide at 8 pt or more: 122 pages with the f
 SMALLEST_PT = 8  # the smallest printed text (10 pt notes and names, 11 pt body, scaled to fit the width)
 SMALLER = {"Break-even": 6}  # eight columns of rupiah side by side (the shortlist, the sorted what-if table): its
 # scale prints 10 pt notes at 6.1 pt with the fallback font, 7.0 pt with Carlito (docs/workbook.md, "Printing")
-BREAKS = re.compile(r"[-–_/]")  # LibreOffice may break a line inside a word at these
+BREAKS = re.compile(r"[-–_/|]")  # LibreOffice may break a line inside a word at these ("DeepSeek|" / "medium")
 SCENARIOS = {
     "shipped inputs": None,
     "2× H100 SXM, Llama-3.1-70B FP8, 2 billion tokens/month": {
