@@ -50,9 +50,9 @@ LEVELS = {  # conditional fills: Excel's own good / neutral / bad colours
 }
 ERROR_CODES = ("#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!")  # cached as t="e"
 
-# Printing: A4 portrait, one page wide, so widths decide how small the print is. Widths come from the layout,
-# except that a column of labels, notes or names (all wrapped) or of long catalog text (sources, cut at the cell
-# edge) is at most CAP_WIDTH wide, yet never narrower than its longest word, and a column of numbers is wide enough
+# Printing: A4, one page wide, so widths decide how small the print is. Widths come from the layout, except that a
+# column of labels, notes, names or short table text (all wrapped) or of long catalog text (sources, cut at the
+# cell edge) is at most CAP_WIDTH wide, yet never narrower than its longest word, and a column of numbers is wide enough
 # for them (rupiah for Rp 999,999,999,999): the printout never shows ###.
 CAP_WIDTH = {"label": 26, "note": 32, "name": 14, "data": 14, "data_wrap": 16, "guide": 56}
 HYPHENS = re.compile(r"\s+|(?<=[-–/])")  # where a wrapped line may break
@@ -73,7 +73,7 @@ FOOTER = {"id": "&L&A&RHalaman &P dari &N", "en": "&L&A&RPage &P of &N"}
 # left; the rest stays on screen). Widths are in Calibri digits; LibreOffice without Calibri (DejaVu Sans, as in CI)
 # lays them out up to WIDE_FONT times wider, so the estimate assumes that.
 PAGE_PT = {"portrait": 595 - 72, "landscape": 842 - 72}  # A4 less the 0.5" side margins, in points
-READABLE_PT = 8.2  # the smallest printed text we aim for (5 pt with a margin)
+READABLE_PT = 8.2  # the smallest printed text we aim for (8 pt with a margin; issue 35: readable at 100 %)
 MIN_PT = 8.2  # a notes column narrows only where the sheet would otherwise print text below this
 NOTES_MIN_WIDTH = 16  # a notes column gives way down to this width so that its sheet prints readably
 WIDE_FONT = 1.36
