@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from kalkulator.build import build
 from kalkulator.cli import main
+from kalkulator.workbook.cells import NAME_COL, NOTE_COL
 from kalkulator.workbook.xltext import XlBook
 
 
@@ -183,7 +184,7 @@ def test_no_dedicated_offer_shows_its_reason_not_rp_0(books, lang, reason):
     ws = book["TCO"]
     year_table = [row for row in ws.iter_rows(values_only=True) if row and row[0] in range(1, 11)]
     assert len(year_table) == 10 and all(reason in row for row in year_table)
-    on_tco = [row[1] for row in ws.iter_rows(values_only=True) if row[4] == "answer_tco_dedicated_idr"]
+    on_tco = [row[1] for row in ws.iter_rows(values_only=True) if row[NAME_COL - 1] == "answer_tco_dedicated_idr"]
     assert on_tco == [reason]
 
 
@@ -246,7 +247,7 @@ def test_english_sources_are_english(books):
     built, _ = books["en"]
     bad = []
     for c in built.layout.cells:
-        if c.style == "note" and c.col == 6 and c.value.endswith("]"):
+        if c.style == "note" and c.col == NOTE_COL and c.value.endswith("]"):
             source = re.sub(r"'[^']*'", "", c.value[c.value.rindex("[") + 1 : -1])
             found = re.findall(r"[A-Za-z]+", source)
             words = [w for w in found if w.lower() in INDONESIAN and w != "Ada"]  # Ada: NVIDIA's GPU architecture

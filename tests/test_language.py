@@ -31,6 +31,7 @@ import pytest
 from kalkulator.catalog import SCHEMAS, english_problems, is_prose
 from kalkulator.expr import Msg, Node
 from kalkulator.quantities import QUANTITIES, UNITS
+from kalkulator.workbook.cells import NAME_COL, NOTE_COL
 from kalkulator.workbook.layout import TEMPLATES
 
 ENGLISH = frozenset(
@@ -119,7 +120,7 @@ def test_the_indonesian_workbook_has_no_english_sentence(books):
 
 def test_the_check_finds_the_english_notes(books):
     """Positive control: the English workbook's notes are English, and the check says so."""
-    notes = [c.value for c in books["en"].layout.cells if c.style == "note" and c.col == 6]
+    notes = [c.value for c in books["en"].layout.cells if c.style == "note" and c.col == NOTE_COL]
     flagged = [n for n in notes if english_words(n)]
     assert len(notes) > 200 and len(flagged) >= 0.8 * len(notes)
 
@@ -151,13 +152,15 @@ def test_the_workbooks_show_notes_and_units_in_their_language(books):
     for lang, note, unit in (("id", q.doc_id, "Rp/bulan"), ("en", q.doc, "Rp/month")):
         sheet, row = _row_of(books[lang], q.name)
         cells = {c.col: c.value for c in books[lang].layout.cells if (c.sheet, c.row) == (sheet, row)}
-        assert cells[4] == unit and cells[6].startswith(note)
+        assert cells[4] == unit and cells[NOTE_COL].startswith(note)
     assert UNITS["_users"].label_in("id") == "pengguna" and UNITS["_users"].label_in("en") == "users"
     assert UNITS["_gbs"].label_in("id") == "GB/s"
 
 
 def _row_of(built, name: str) -> tuple[str, int]:
-    return next((c.sheet, c.row) for c in built.layout.cells if c.style == "name" and c.col == 5 and c.value == name)
+    return next(
+        (c.sheet, c.row) for c in built.layout.cells if c.style == "name" and c.col == NAME_COL and c.value == name
+    )
 
 
 def test_catalog_headers_are_labels_in_the_workbook_language(books):

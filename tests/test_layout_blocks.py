@@ -17,7 +17,7 @@ from kalkulator.graph import Graph
 from kalkulator.quantities.base import Quantity
 from kalkulator.workbook import blocks, plan
 from kalkulator.workbook.blocks import Block, Context, PlanError, Quantities
-from kalkulator.workbook.cells import Cell
+from kalkulator.workbook.cells import NOTE_COL, Cell
 from kalkulator.workbook.layout import build_layout
 from kalkulator.workbook.texts import TEMPLATES
 
@@ -147,7 +147,7 @@ def test_the_coordinator_places_a_small_plan(catalog, monkeypatch):
     # beside each typed number, its message: blank inside 0–1e15 GB (the unit's domain), else what to type
     messages = {(f.sheet, f.coord): f.key for f in lay.formulas if f.col == 3}
     assert messages == {("Two", "C5"): ("tree", "a_gb__message"), ("Two", "C10"): ("tree", "b_gb__message")}
-    assert Cell("One", 5, 6, "→ see sheet Two", "note") in lay.cells
+    assert Cell("One", 5, NOTE_COL, "→ see sheet Two", "note") in lay.cells
     assert {(c.sheet, c.cells, c.formula) for c in lay.conditionals} == {
         ("One", "B4", "ISTEXT(B4)"),
         ("One", "B5", "ISTEXT(B5)"),

@@ -16,6 +16,7 @@ from openpyxl.utils import column_index_from_string
 
 from kalkulator.build import build, verification_passes
 from kalkulator.catalog import load_catalog
+from kalkulator.workbook.cells import NAME_COL
 from kalkulator.workbook.layout import Cell, Conditional, FormulaCell, Layout
 from kalkulator.workbook.verify import verify
 from kalkulator.workbook.writer import render
@@ -169,7 +170,7 @@ def test_defined_names_point_at_each_quantity(book, graph):
         sheet, coord = target.split("!")
         ws = book[sheet.strip("'")]
         cell = ws[coord.replace("$", "")]
-        assert ws.cell(row=cell.row, column=5).value == name
+        assert ws.cell(row=cell.row, column=NAME_COL).value == name
         if q.is_input:
             assert cell.data_type != "f" and cell.protection.locked is False
         else:
@@ -329,7 +330,7 @@ def test_formula_cells_show_the_cached_value_and_number_format():
 def test_every_sheet_prints_on_a4_fitted_to_one_page_wide(built_id, book):
     """Fit to width (one page wide, any number tall), not a fixed scale: the scale then follows the font LibreOffice
     or Excel has (Calibri, Carlito or a wider fallback), so no sheet prints two pages wide (tests/test_print.py
-    measures the PDF with and without Carlito). Portrait where the estimated scale keeps 9 pt notes at 5.6 pt or
+    measures the PDF with and without Carlito). Portrait where the estimated scale keeps 10 pt notes at 8.2 pt or
     more, else landscape; the sheet's title (and its column headers where they head everything) on every page."""
     for ws in book.worksheets:
         setup = ws.page_setup
@@ -349,6 +350,15 @@ def test_every_sheet_prints_on_a4_fitted_to_one_page_wide(built_id, book):
     for chart in built_id.layout.charts:
         breaks = [b.id for b in book[chart.sheet].row_breaks.brk]
         assert int(chart.anchor[1:]) - 1 in breaks  # the chart starts a page
+
+
+def test_a_sheet_of_quantity_rows_prints_label_to_note_not_the_name(built_id, book):
+    """The name column (F, right of the notes) stays on screen: a sheet of quantity rows prints A–E, so its notes
+    get the width; a sheet with a wider table prints as far as the table."""
+    assert book["Asumsi"]["E3"].value == "Keterangan dan sumber" and book["Asumsi"]["F3"].value == "Nama"
+    for title in ("Asumsi", "Bandwidth", "Listrik", "TCO"):
+        assert book[title].print_area.endswith(":$E$" + book[title].print_area.rsplit("$", 1)[-1]), title
+    assert re.findall(r"\$([A-Z]+)\$", book["Break-even"].print_area)[-1] == "H"  # the shortlist's 8 columns
 
 
 def test_catalogs_print_price_power_date_and_source(built_id, book):

@@ -23,6 +23,9 @@ def get_column_letter(col: int) -> str:
 
 
 VALUE_COL, OVERRIDE_COL = 2, 3
+# A quantity row: label | value | manual value | unit | note and source | name. The name (the identifier formulas
+# and `kalkulator hitung` use) comes last, so a sheet of quantity rows prints its columns A–E only.
+UNIT_COL, NOTE_COL, NAME_COL = 4, 5, 6
 # A percentage input (`_pct`, 0–100 in the engine, CLI and CSV) is typed into the workbook as a spreadsheet
 # percentage: the cell holds the share (11 % = 0.11) under a real percent format, so "12%" typed in Excel,
 # LibreOffice or Sheets means 12 %; formulas read it as `(name*100)`. The defined name points at the cell.

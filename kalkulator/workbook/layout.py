@@ -48,8 +48,8 @@ __all__ = [
 ]
 
 HEADERS = {
-    "id": ("Besaran", "Nilai", "Isi manual", "Satuan", "Nama", "Keterangan dan sumber"),
-    "en": ("Quantity", "Value", "Manual value", "Unit", "Name", "Description and source"),
+    "id": ("Besaran", "Nilai", "Isi manual", "Satuan", "Keterangan dan sumber", "Nama"),
+    "en": ("Quantity", "Value", "Manual value", "Unit", "Description and source", "Name"),
 }
 Spot = tuple[Block, str, int]  # a block, its sheet's title and its first row
 
@@ -93,7 +93,7 @@ def _reserve(ctx: Context, sheet: Sheet) -> list[Spot]:
     if "quantities" in sheet.kinds:
         for col, text in enumerate(HEADERS[lang], start=1):
             lay.cells.append(Cell(title, row, col, text, "header"))
-        lay.widths[title].update({1: 46, 2: 24, 3: 14, 4: 12, 5: 34, 6: 90})
+        lay.widths[title].update({1: 46, 2: 20, 3: 14, 4: 12, 5: 90, 6: 34})
         row += 1
     spots = []
     for block in sheet.blocks:

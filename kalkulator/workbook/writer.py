@@ -13,13 +13,14 @@ import re
 import warnings
 import zipfile
 from collections.abc import Mapping
+from dataclasses import replace
 
 import xlsxwriter
 from xlsxwriter.utility import xl_cell_to_rowcol
 
 from kalkulator.expr import Value, XlError
 from kalkulator.quantities.domains import Domain
-from kalkulator.workbook.cells import CHART_ROWS, Cell, Chart, FormulaCell, Layout
+from kalkulator.workbook.cells import CHART_ROWS, NAME_COL, Cell, Chart, FormulaCell, Layout
 
 FIXED_STAMP = dt.datetime(2025, 1, 1)
 ZIP_TIME = (2025, 1, 1, 0, 0, 0)
@@ -27,16 +28,17 @@ ZIP_TIME = (2025, 1, 1, 0, 0, 0)
 TOP = {"valign": "top"}  # a row grows when its note wraps; every cell of it then reads from the top line
 STYLES: dict[str, dict] = {
     "title": {"bold": True, "font_size": 14},
-    "intro": {"italic": True, "font_color": "#555555"},
+    "intro": {"italic": True, "font_color": "#555555", "text_wrap": True, **TOP},  # across the printed columns
     "section": {"bold": True, "bg_color": "#EDEDED"},
     "header": {"bold": True, "bg_color": "#DDEBF7", "text_wrap": True, "valign": "top"},
     "label": {"text_wrap": True, **TOP},  # a label longer than its column wraps instead of being cut
     "input": {"bg_color": "#FFF2CC", "locked": False, **TOP},
     "unit": {"font_color": "#555555", "text_wrap": True, **TOP},
-    "name": {"font_color": "#808080", "font_size": 9, "text_wrap": True, **TOP},
-    "note": {"font_color": "#555555", "font_size": 9, "text_wrap": True, **TOP},
-    "guide": {"font_color": "#555555", "font_size": 9, "text_wrap": True, **TOP},  # the guide's prose: wider
+    "name": {"font_color": "#808080", "font_size": 10, "text_wrap": True, **TOP},
+    "note": {"font_color": "#555555", "font_size": 10, "text_wrap": True, **TOP},
+    "guide": {"font_color": "#555555", "font_size": 10, "text_wrap": True, **TOP},  # the guide's prose: wider
     "data": TOP,
+    "data_wrap": {"text_wrap": True, **TOP},  # short text of a catalog or table ("data" up to LONG_TEXT): wraps
     "answer": {"bold": True, "font_size": 12, "border": 1, "align": "left", **TOP},
     "answer_wrap": {"bold": True, "font_size": 12, "border": 1, "align": "left", "text_wrap": True, **TOP},
     "status": {"bold": True, "text_wrap": True, "valign": "top"},
@@ -48,11 +50,13 @@ LEVELS = {  # conditional fills: Excel's own good / neutral / bad colours
 }
 ERROR_CODES = ("#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!")  # cached as t="e"
 
-# Printing: A4 portrait, one page wide, so widths decide how small the print is. Widths come from the layout,
-# except that a column of labels, notes or names (all wrapped) or of long catalog text (sources, cut at the cell
-# edge) is at most CAP_WIDTH wide, yet never narrower than its longest word, and a column of numbers is wide enough
+# Printing: A4, one page wide, so widths decide how small the print is. Widths come from the layout, except that a
+# column of labels, notes, names or short table text (all wrapped) or of long catalog text (sources, cut at the
+# cell edge) is at most CAP_WIDTH wide, yet never narrower than its longest word, and a column of numbers is wide enough
 # for them (rupiah for Rp 999,999,999,999): the printout never shows ###.
-CAP_WIDTH = {"label": 32, "note": 32, "name": 22, "data": 24, "guide": 80}
+CAP_WIDTH = {"label": 26, "note": 32, "name": 14, "data": 14, "data_wrap": 16, "guide": 56}
+HYPHENS = re.compile(r"\s+|(?<=[-–/])")  # where a wrapped line may break
+NAME_CHARS = 16  # a quantity's name wraps inside the identifier beyond this many characters
 LONG_TEXT = 40  # catalog text longer than this is prose (a source, a note); shorter text (a name) is never cut
 MONEY_WIDTH, NUMBER_WIDTH = 20, 12
 DEFAULT_WIDTH = 8.43  # Excel's default column, in widths of the digit 0
@@ -69,10 +73,11 @@ FOOTER = {"id": "&L&A&RHalaman &P dari &N", "en": "&L&A&RPage &P of &N"}
 # left; the rest stays on screen). Widths are in Calibri digits; LibreOffice without Calibri (DejaVu Sans, as in CI)
 # lays them out up to WIDE_FONT times wider, so the estimate assumes that.
 PAGE_PT = {"portrait": 595 - 72, "landscape": 842 - 72}  # A4 less the 0.5" side margins, in points
-READABLE_PT = 5.6  # the smallest printed text we aim for (5 pt with a margin)
-MIN_PT = 5.1  # a notes column narrows only where the sheet would otherwise print text below this
-NOTES_MIN_WIDTH = 20  # a notes column gives way down to this width so that its sheet prints readably
+READABLE_PT = 8.2  # the smallest printed text we aim for (8 pt with a margin; issue 35: readable at 100 %)
+MIN_PT = 8.2  # a notes column narrows only where the sheet would otherwise print text below this
+NOTES_MIN_WIDTH = 16  # a notes column gives way down to this width so that its sheet prints readably
 WIDE_FONT = 1.36
+CHART_PT = 11  # a chart's axis and legend text, printed at the sheet's scale like a cell's
 
 
 def render(layout: Layout, cached: Mapping[tuple, Value] | None = None) -> bytes:
@@ -102,7 +107,7 @@ class _Writer:
         for c in layout.cells:
             if c.style not in STYLES:
                 raise ValueError(f"{c.sheet}!{c.coord}: unknown cell style {c.style!r} (known: {', '.join(STYLES)})")
-            self.cells[c.sheet].append(c)
+            self.cells[c.sheet].append(_wrapping(c, layout))
         for f in layout.formulas:
             self.formulas[f.sheet].append(f)
         self.widths = {
@@ -133,8 +138,12 @@ class _Writer:
 
     def write(self) -> None:
         for title, ws in self.sheets.items():
+            last = self.printed(title)[1][-1]
             for c in self.cells[title]:
-                self.cell(ws, c)
+                if c.style == "intro" and last > c.col:  # the sheet's intro wraps within the printed width
+                    ws.merge_range(c.row - 1, c.col - 1, c.row - 1, last - 1, c.value, self.fmt(c.style))
+                else:
+                    self.cell(ws, c)
             for f in self.formulas[title]:
                 value = _cached(self.cached.get(f.key, 0))
                 fmt = self.fmt(_style(f), f.number_format)
@@ -222,17 +231,20 @@ class _Writer:
             chart.add_series(series)
         if spec.kind == "bar":
             chart.set_legend({"none": True})
-        if spec.kind == "tornado":
-            chart.set_legend({"position": "bottom"})
-        chart.set_title({"name": spec.title})
-        if spec.kind == "tornado":  # the largest effect on top; the category axis is vertical, values across
-            chart.set_y_axis({"reverse": True, "label_position": "low"})
+        elif spec.kind == "tornado":
+            chart.set_legend({"position": "bottom", "font": {"size": CHART_PT}})
         else:
-            chart.set_x_axis({"label_position": "low"})
+            chart.set_legend({"font": {"size": CHART_PT}})
+        chart.set_title({"name": spec.title})
+        font = {"num_font": {"size": CHART_PT}, "name_font": {"size": CHART_PT, "bold": True}}
+        if spec.kind == "tornado":  # the largest effect on top; the category axis is vertical, values across
+            chart.set_y_axis({"reverse": True, "label_position": "low"} | font)
+        else:
+            chart.set_x_axis({"label_position": "low"} | font)
         money = spec.kind != "tornado" and ("Rp" in spec.y_title or "IDR" in spec.y_title)  # tornado: Rp per 1M
         # Rupiah axes in millions ("jt" = juta): Rp 1.5 billion reads 1,500 jt, not 1,500,000,000.
         axis_format = ('#,##0,," jt"' if self.layout.lang == "id" else '#,##0,," mn"') if money else "#,##0"
-        value_axis = {"name": spec.y_title, "num_format": axis_format}
+        value_axis = {"name": spec.y_title, "num_format": axis_format} | font
         if spec.kind == "tornado":
             chart.set_x_axis(value_axis)
         else:
@@ -268,12 +280,19 @@ class _Writer:
             self.widths[title][col] = width + spare / (0.75 * WIDE_FONT * 7)
         short = PAGE_PT["landscape"] * self.smallest_font(title, columns) / MIN_PT - self.points(title, columns)
         if spare < 0 and short < 0 and title not in self.layout.catalog_sheets:
-            self.widths[title][col] = max(NOTES_MIN_WIDTH, width + short / (0.75 * WIDE_FONT * 7))
+            floor = column_widths(self.cells[title], self.formulas[title], {}, self.cached).get(col, 0)  # no ###
+            self.widths[title][col] = max(NOTES_MIN_WIDTH, floor, width + short / (0.75 * WIDE_FONT * 7))
 
     def printed(self, title: str) -> tuple[str, list[int]]:
         """The sheet's orientation and printed columns (helper columns are hidden and never printed)."""
         hidden = self.layout.hidden_columns.get(title, (0, -1))
-        filled = {c.col for c in [*self.cells[title], *self.formulas[title]] if not hidden[0] <= c.col <= hidden[1]}
+        names = {(c.row, c.col) for c in self.cells[title] if c.col == NAME_COL and c.style == "name"}
+        names |= {(HEADER_ROW, NAME_COL)}  # the names of quantity rows (and their header) stay on screen
+        filled = {
+            c.col
+            for c in [*self.cells[title], *self.formulas[title]]
+            if not hidden[0] <= c.col <= hidden[1] and (c.row, c.col) not in names
+        }
         columns = list(range(1, max(filled) + 1))  # up to the last column with something to print
         need = READABLE_PT / self.smallest_font(title, columns)  # the least scale that keeps it readable
 
@@ -303,7 +322,13 @@ class _Writer:
                 if col not in self.widths[title]:
                     ws.set_column(col - 1, col - 1, DEFAULT_WIDTH, None, {"hidden": True, "level": 1})
             ws.set_column(hidden[1], hidden[1], None, None, {"collapsed": True})
-        heights = row_heights(self.cells[title], self.widths[title])
+        orientation, columns = self.printed(title)
+        heights = row_heights([c for c in self.cells[title] if c.style != "intro"], self.widths[title])
+        for c in self.cells[title]:
+            if c.style == "intro" and isinstance(c.value, str):  # merged across the printed columns
+                width = sum(self.widths[title].get(col, DEFAULT_WIDTH) for col in range(c.col, columns[-1] + 1))
+                lines = _wrapped_lines(c.value, chars_per_line(width, c.style))
+                heights[c.row] = max(15, math.ceil(lines * _size(c.style) * LINE_SPACING + 3))
         for f in self.formulas[title]:  # a sentence changes with the inputs; no spreadsheet refits the row
             if STYLES[f.style].get("text_wrap"):
                 lines = formula_lines(f, self.widths[title])
@@ -314,7 +339,6 @@ class _Writer:
         last_row, last_col = self.used[title]
         charts = [xl_cell_to_rowcol(c.anchor)[0] for c in self.layout.charts if c.sheet == title]
         last_row = max([last_row, *(row + CHART_ROWS - 1 for row in charts)])
-        orientation, columns = self.printed(title)
         last_col = min(last_col, columns[-1])  # a wide catalog: its key columns and what fits beside them
         ws.set_paper(9)  # A4
         if orientation == "landscape":
@@ -352,6 +376,14 @@ def _style(f: FormulaCell) -> str:
     return f.style
 
 
+def _wrapping(c: Cell, layout: Layout) -> Cell:
+    """The cell as written: short text of style "data" (a catalog's name, a setup) wraps instead of widening its
+    column, in a catalog's key columns (always printed) and in tables; elsewhere it keeps its width, on screen only."""
+    key = layout.key_columns.get(c.sheet) if c.sheet in layout.catalog_sheets else None
+    short = c.style == "data" and isinstance(c.value, str) and len(c.value) <= LONG_TEXT
+    return replace(c, style="data_wrap") if short and (key is None or c.col <= key) else c
+
+
 def column_widths(
     cells: list[Cell], formulas: list[FormulaCell], layout_widths: Mapping[int, float], cached: Mapping[tuple, Value]
 ) -> dict[int, float]:
@@ -365,7 +397,9 @@ def column_widths(
         if isinstance(c.value, int | float) and not isinstance(c.value, bool):
             floors[c.col] = max(floors.get(c.col, 0), _shown_width(c.value, c.number_format, c.style))
         elif isinstance(c.value, str) and (wraps or (c.style == "data" and len(c.value) <= LONG_TEXT)):
-            whole = max((len(word) for word in c.value.split()), default=0) if wraps else len(c.value)
+            whole = max((len(w) for w in HYPHENS.split(c.value)), default=0) if wraps else len(c.value)
+            if c.style == "name":  # an identifier longer than its column breaks inside (as_of_date / _idr)
+                whole = min(whole, NAME_CHARS)
             floors[c.col] = max(floors.get(c.col, 0), whole / PROSE_CHARS_PER_DIGIT * _size(c.style) / 11 + 1)
     for f in formulas:
         if f.number_format == "@":
@@ -408,8 +442,7 @@ def row_heights(cells: list[Cell], widths: Mapping[int, float]) -> dict[int, flo
     """
     heights: dict[int, float] = {}
     for c in cells:
-        props = STYLES[c.style]
-        if not props.get("text_wrap") or not isinstance(c.value, str):
+        if not STYLES[c.style].get("text_wrap") or not isinstance(c.value, str):
             continue
         size = _size(c.style)
         per_line = chars_per_line(widths.get(c.col, DEFAULT_WIDTH), c.style)

@@ -10,7 +10,16 @@ from kalkulator.quantities.base import BOOLEAN_FORMAT
 from kalkulator.quantities.checks import OUT_OF_RANGE
 from kalkulator.workbook.blocks.base import Context
 from kalkulator.workbook.blocks.quantities import Quantities, place_quantity
-from kalkulator.workbook.cells import VALUE_COL, Cell, Conditional, FormulaCell, get_column_letter
+from kalkulator.workbook.cells import (
+    NAME_COL,
+    NOTE_COL,
+    UNIT_COL,
+    VALUE_COL,
+    Cell,
+    Conditional,
+    FormulaCell,
+    get_column_letter,
+)
 from kalkulator.workbook.longest import Longest
 
 SENTENCES = ("verdict_text", "status_text", "caveats_text")  # merged across value, manual value, unit; wrapped
@@ -54,10 +63,10 @@ def _place_reference(ctx: Context, sheet: str, row: int, name: str) -> None:
     lay.cells.append(Cell(sheet, row, 1, q.label(lay.lang), "label"))
     text = to_excel(node, ctx.cells, ctx.ranges, lay.lang)
     lay.formulas.append(FormulaCell(sheet, row, VALUE_COL, node, text, ("tree", name), q.unit.number_format))
-    lay.cells.append(Cell(sheet, row, 4, q.unit.label_in(lay.lang), "unit"))
-    lay.cells.append(Cell(sheet, row, 5, name, "name"))
+    lay.cells.append(Cell(sheet, row, UNIT_COL, q.unit.label_in(lay.lang), "unit"))
+    lay.cells.append(Cell(sheet, row, NAME_COL, name, "name"))
     see = "→ see sheet " if lay.lang == "en" else "→ lihat sheet "
-    lay.cells.append(Cell(sheet, row, 6, see + ctx.placed[name][0], "note"))
+    lay.cells.append(Cell(sheet, row, NOTE_COL, see + ctx.placed[name][0], "note"))
 
 
 def _colour_answer(ctx: Context, sheet: str, row: int, name: str, longest: Longest) -> None:

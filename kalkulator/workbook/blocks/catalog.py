@@ -45,7 +45,7 @@ class CatalogTable(Block):
         for col, f in enumerate(fields, start=1):
             header = schema.header(f.name, ctx.lang)
             lay.cells.append(Cell(sheet, row, col, header, "header"))
-            widths.setdefault(col, max(12, min(28, len(header) + 4)))
+            widths.setdefault(col, max(10, min(28, max(map(len, header.split())) + 3)))  # the header wraps
         widths[1] = 30
         for col, f in enumerate(fields, start=1):  # sources are prose (capped where they are long)
             if f.name == "source" or f.name.endswith("_source"):

@@ -1,4 +1,4 @@
-"""Rows of named quantities: label | value (or yellow input) | manual value | unit | name | note and source."""
+"""Rows of named quantities: label | value (or yellow input) | manual value | unit | note and source | name."""
 
 from __future__ import annotations
 
@@ -11,8 +11,11 @@ from kalkulator.quantities.checks import input_message
 from kalkulator.quantities.domains import domain_of, settable_numbers
 from kalkulator.workbook.blocks.base import Context, Titled
 from kalkulator.workbook.cells import (
+    NAME_COL,
+    NOTE_COL,
     OVERRIDE_COL,
     SHARE_FORMAT,
+    UNIT_COL,
     VALUE_COL,
     Cell,
     Conditional,
@@ -48,10 +51,10 @@ def place_quantity(ctx: Context, sheet: str, row: int, name: str) -> None:
     lay, q = ctx.lay, ctx.graph[name]
     fmt = q.unit.number_format
     lay.cells.append(Cell(sheet, row, 1, q.label(ctx.lang), "label"))
-    lay.cells.append(Cell(sheet, row, 4, q.unit.label_in(ctx.lang), "unit"))
-    lay.cells.append(Cell(sheet, row, 5, name, "name"))
+    lay.cells.append(Cell(sheet, row, UNIT_COL, q.unit.label_in(ctx.lang), "unit"))
+    lay.cells.append(Cell(sheet, row, NAME_COL, name, "name"))
     note, source = indonesian_note(q) if ctx.lang == "id" else (q.doc, source_en(q.source))
-    lay.cells.append(Cell(sheet, row, 6, f"{note} [{source}]", "note"))
+    lay.cells.append(Cell(sheet, row, NOTE_COL, f"{note} [{source}]", "note"))
     coord = f"{get_column_letter(VALUE_COL)}{row}"
     if q.is_input:
         domain = domain_of(q)

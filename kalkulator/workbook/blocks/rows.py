@@ -109,7 +109,7 @@ class Rows(Titled):
             unit = "" if q.is_text else f" ({q.unit.label_in(lang)})"
             lay.cells.append(Cell(sheet, header, j, f"{q.label(lang)}{unit}", "header"))
             lay.cells.append(Cell(sheet, header + 1, j, name, "name"))
-            lay.widths[sheet].setdefault(j, 16)
+            lay.widths[sheet].setdefault(j, 12)  # numbers; the header wraps
         lay.cells.append(Cell(sheet, header + 1, 1, self.key_name, "name"))
 
     def _bound_rows(self, ctx: Context) -> list[dict[str, Value]]:

@@ -39,7 +39,7 @@ class Snapshot(Titled):
             unit = "" if q.is_text else f" ({q.unit.label_in(lang)})"
             lay.cells.append(Cell(sheet, header, j, f"{q.label(lang)}{unit}", "header"))
             lay.cells.append(Cell(sheet, header + 1, j, name, "name"))
-            lay.widths[sheet].setdefault(j, 16)
+            lay.widths[sheet].setdefault(j, 12)  # numbers; the header wraps
         columns = ctx.catalog.columns()
         scenario = graph.evaluate(ctx.values, columns, lang)
         needed = graph.row_closure(set(self.bind), self.columns)
