@@ -13,13 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kalkulator.catalog import Catalog
-from kalkulator.expr import Value, XlError
+from kalkulator.expr import Value
 from kalkulator.graph import Graph, override_key
 from kalkulator.quantities.base import BOOLEAN_FORMAT, NO_CHOICE
 from kalkulator.workbook.cells import FormulaCell, Layout
 from kalkulator.workbook.expected import InputSet, expected_values
-from kalkulator.workbook.libreoffice import ERROR_TEXTS
-from kalkulator.workbook.verify import Mismatch, same
+from kalkulator.workbook.verify import Mismatch, read_cells, same
 
 
 class WorkbookInputError(ValueError):
@@ -37,32 +36,6 @@ class CheckReport:
     @property
     def ok(self) -> bool:
         return not self.mismatches
-
-
-def read_cells(path: Path, wanted: set[tuple[str, str]]) -> dict[tuple[str, str], Value]:
-    """The values (cached results for formula cells) of the `wanted` (sheet, coord) cells, read in one stream.
-
-    An error value (#N/A) comes back as XlError; an absent or empty cell as None.
-    """
-    import openpyxl
-
-    sheets = {s for s, _ in wanted}
-    out: dict[tuple[str, str], Value] = {}
-    book = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    try:
-        for ws in book.worksheets:
-            if ws.title not in sheets:
-                continue
-            for row in ws.iter_rows():
-                for cell in row:
-                    where = (ws.title, getattr(cell, "coordinate", None))
-                    if where in wanted:
-                        v = cell.value
-                        error = cell.data_type == "e" or (isinstance(v, str) and v.startswith(ERROR_TEXTS))
-                        out[where] = XlError(v) if error else v
-    finally:
-        book.close()
-    return out
 
 
 def _where(path: Path, sheet: str, coord: str, name: str) -> str:

@@ -25,6 +25,7 @@ from kalkulator.expr import Value, XlError, xl_round, xl_rounddown, xl_roundup
 from kalkulator.graph import Graph, override_key
 from kalkulator.workbook.cells import FormulaCell, Layout
 from kalkulator.workbook.expected import InputSet, expected_values
+from kalkulator.workbook.libreoffice import ERROR_TEXTS
 from kalkulator.workbook.xltext import Cell, XlBook, features
 
 REL_TOL = 1e-9
@@ -187,10 +188,34 @@ class FormulasSample:
         return out
 
 
+def read_cells(path: Path, wanted: set[tuple[str, str]]) -> dict[tuple[str, str], Value]:
+    """The values (cached results for formula cells) of the `wanted` (sheet, coord) cells, read in one stream.
+
+    An error value (#N/A) comes back as XlError; an absent or empty cell as None.
+    """
+    import openpyxl
+
+    sheets = {s for s, _ in wanted}
+    out: dict[tuple[str, str], Value] = {}
+    book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    try:
+        for ws in book.worksheets:
+            if ws.title not in sheets:
+                continue
+            for row in ws.iter_rows():
+                for cell in row:
+                    where = (ws.title, getattr(cell, "coordinate", None))
+                    if where in wanted:
+                        v = cell.value
+                        error = cell.data_type == "e" or (isinstance(v, str) and v.startswith(ERROR_TEXTS))
+                        out[where] = XlError(v) if error else v
+    finally:
+        book.close()
+    return out
+
+
 def cached_values(path: Path, cells: Iterable[Cell]) -> dict[Cell, Value]:
     """The results cached in the file for `cells`, as stored (nothing recalculated; an error value as XlError)."""
-    from kalkulator.workbook.check import read_cells
-
     wanted = set(cells)
     found = read_cells(path, wanted)
     return {c: found.get(c) for c in wanted}
