@@ -42,6 +42,11 @@ SOURCES = (
     ("measured_apple.csv", "2025"),  # Apple: Metal builds of late 2025 and 2026 (issue 41)
 )
 DEVICES = "devices.csv"  # calibration device name → catalog GPU row
+# Families whose speed no measurement calibrates (none of their devices held out, or none measured at all): their
+# least band and why, one row per backend or backend.arch and era (issue 41). calibrate writes the floor into the
+# speed rows (band at least ± the floor, band_floor_frac columns); the status says the speed is not calibrated.
+UNCALIBRATED = "uncalibrated.csv"
+UNCALIBRATED_FIELDS = ("family", "era", "decode_band_frac", "prefill_band_frac", "reason", "source", "as_of")
 CHUNK = 512  # llama.cpp's default micro-batch (-ub)
 APPLE_WIRED_SHARE = 0.7  # macOS lets the GPU keep about 2/3–3/4 of unified memory; larger models spill
 # A row whose repeated runs differ by more than this share of their mean cannot score a model to the goals below
@@ -69,7 +74,10 @@ FAMILIES = {
     ("rocm", "CDNA1"): "gcn-cdna",
     ("rocm", "CDNA2"): "gcn-cdna",
     ("sycl", "Alchemist"): "alchemist",
-    ("vulkan", "Alchemist"): "alchemist",
+    # Intel's Vulkan driver on both Arc generations streams 30–47 % of the GDDR6 bandwidth in decode (A770, B580;
+    # llama.cpp PR #14001, ipex-llm #13309), where NVIDIA and AMD cards reach 68–87 % on Vulkan: one family, two cards.
+    ("vulkan", "Alchemist"): "arc",
+    ("vulkan", "Battlemage"): "arc",
     # Apple Ultra chips are two Max dies joined by UltraFusion: one llama.cpp decode stream crosses the die-to-die
     # link for half its weights and synchronises both halves of the GPU at every kernel, so it reaches a smaller
     # share of the 800 GB/s than a single-die Max (its own share and fixed cost per layer; issue 41).
@@ -995,6 +1003,80 @@ def speed_rows(report: Report, engine: str, as_of: str, origin: str, serial_frac
     return rows
 
 
+@dataclass(frozen=True)
+class BandFloor:
+    """The least band of a family no measurement calibrates (a row of uncalibrated.csv)."""
+
+    family: str  # backend or backend.arch (rocm.RDNA2)
+    era: str
+    decode: float  # least half-width of the decode band (0–1)
+    prefill: float  # of the prompt band
+    reason: str
+
+
+def load_band_floors(folder: Path = CALIBRATION_DIR) -> list[BandFloor]:
+    """The rows of uncalibrated.csv ([] without the file); a bad row names the file, line and field."""
+    path = folder / UNCALIBRATED
+    if not path.exists():
+        return []
+    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = [f for f in UNCALIBRATED_FIELDS if f not in table.columns]
+    if missing:
+        raise CalibrationError(f"{path}: missing column(s) {', '.join(missing)}")
+    floors = []
+    for line, row in enumerate(table.to_dict("records"), start=2):
+        for name in ("family", "era", "reason", "source", "as_of"):
+            if not row[name].strip():
+                raise CalibrationError(f"{path}:{line}: {name}: blank")
+        values = []
+        for name in ("decode_band_frac", "prefill_band_frac"):
+            try:
+                value = float(row[name])
+            except ValueError:
+                raise CalibrationError(f"{path}:{line}: {name}: {row[name]!r} is not a number") from None
+            if not 0 <= value <= 1:
+                raise CalibrationError(f"{path}:{line}: {name}: {value} is not in 0–1")
+            values.append(value)
+        floors.append(BandFloor(row["family"].strip(), row["era"].strip(), values[0], values[1], row["reason"]))
+    return floors
+
+
+def uncalibrated_line(floors: list[BandFloor]) -> str:
+    """One line naming the families no measurement calibrates and their least band (accuracy's output)."""
+    if not floors:
+        return "Not calibrated: none (every family's band comes from its held-out residuals)"
+    parts = [
+        f"{f.family.replace('.', ' ')} {f.era} (±{100 * f.decode:.0f} % decode, ±{100 * f.prefill:.0f} % prompt)"
+        for f in floors
+    ]
+    return f"Not calibrated, band widened to at least ({UNCALIBRATED}): " + "; ".join(parts)
+
+
+def apply_band_floors(rows: list[dict], floors: list[BandFloor], engine: str) -> list[dict]:
+    """The speed rows with each uncalibrated family's band widened to at least ± its floor. A family without a row
+    of its own (backend.arch) gets a copy of its backend's row for that era, fit_points 0: no measurement of it."""
+    out = {r["name"]: dict(r) for r in rows}
+    for floor in floors:
+        name = f"{engine}/{floor.family}@{floor.era}"
+        row = out.get(name)
+        if row is None:
+            base = out.get(f"{engine}/{base_backend(floor.family)}@{floor.era}")
+            if base is None:
+                raise CalibrationError(
+                    f"{UNCALIBRATED}: family {floor.family!r}, era {floor.era}: no speed row "
+                    f"{engine}/{base_backend(floor.family)}@{floor.era} to copy"
+                )
+            row = base | {"name": name, "fit_points": 0, "source": f"salinan {base['name']}; {base['source']}"}
+        row["error_low_frac"] = min(float(row["error_low_frac"]), -floor.decode)
+        row["error_high_frac"] = max(float(row["error_high_frac"]), floor.decode)
+        row["prefill_error_low_frac"] = min(float(row["prefill_error_low_frac"]), -floor.prefill)
+        row["prefill_error_high_frac"] = max(float(row["prefill_error_high_frac"]), floor.prefill)
+        row["band_floor_frac"], row["prefill_band_floor_frac"] = floor.decode, floor.prefill
+        row["source"] = f"{row['source']}; belum terkalibrasi, pita minimum (uncalibrated.csv): {floor.reason}"
+        out[name] = row
+    return list(out.values())
+
+
 def residual_band(residuals: np.ndarray) -> tuple[float, float]:
     """10th and 90th percentile of measured ÷ predicted − 1, at most 0 and at least 0."""
     residuals = residuals[~np.isnan(residuals)]
@@ -1031,6 +1113,8 @@ def _row(name, f: GroupFit, residuals, origin, as_of, serial_frac, note: str = "
         "error_high_frac": high,
         "prefill_error_low_frac": pre_low,
         "prefill_error_high_frac": pre_high,
+        "band_floor_frac": 0.0,  # calibrated; apply_band_floors widens the families uncalibrated.csv names
+        "prefill_band_floor_frac": 0.0,
         "fit_points": f.points,
         "source": f"kalkulator calibrate pada {origin}: {what}; pita decode dan prefill = persentil ke-10/ke-90 "
         f"residu uji dengan satu perangkat disisihkan{borrowed}; serial_frac: fit serving tensorrt-llm (asumsi)",

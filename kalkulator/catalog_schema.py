@@ -1040,6 +1040,31 @@ SPEED = Schema(
             unit="0–1",
             doc="90th percentile of measured ÷ predicted − 1 for prompt speed on devices held out of the fit.",
         ),
+        _num(
+            "band_floor_frac",
+            ("Pita minimum decode (belum terkalibrasi)", "Least decode band (not calibrated)"),
+            0,
+            1,
+            required=False,
+            unit="0–1",
+            doc="The least half-width of the decode band, set where no measurement that holds a device out "
+            "calibrates this family (assumptions/calibration/uncalibrated.csv, written by kalkulator calibrate): "
+            "the band is at least ± this and the status says the speed is not calibrated. Blank or 0 = calibrated.",
+            doc_id="Setengah lebar minimum pita decode, dipasang bila tidak ada pengukuran (dengan satu perangkat "
+            "disisihkan) yang mengkalibrasi keluarga ini (assumptions/calibration/uncalibrated.csv, ditulis "
+            "kalkulator calibrate): pita paling sedikit ± nilai ini dan status menyebut kecepatannya belum "
+            "terkalibrasi. Kosong atau 0 = terkalibrasi.",
+        ),
+        _num(
+            "prefill_band_floor_frac",
+            ("Pita minimum prefill (belum terkalibrasi)", "Least prefill band (not calibrated)"),
+            0,
+            1,
+            required=False,
+            unit="0–1",
+            doc="As band_floor_frac, for the prompt (prefill) speed. Blank or 0 = calibrated.",
+            doc_id="Seperti band_floor_frac, untuk kecepatan prompt (prefill). Kosong atau 0 = terkalibrasi.",
+        ),
         _int(
             "fit_points",
             ("Jumlah pengukuran", "Measurements"),

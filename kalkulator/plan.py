@@ -36,6 +36,8 @@ MODES = {
 OUTPUTS = (
     "status_text",
     "caveats_text",
+    "speed_band_floor_frac",
+    "prefill_band_floor_frac",
     "run_check_text",
     "fits_in_vram",
     "engine_backend_flag",
@@ -164,6 +166,7 @@ class Option:
     note: str = ""  # the scenario's status when it is not OK but the option still serves (e.g. prices to check)
     caveats: str = ""  # every warning that holds, in short words (the note gives the first in full)
     speed_measured: bool = True  # speed_measured_flag; an API's speed is not ours to model, so True
+    band_floor: tuple[float, float] = (0.0, 0.0)  # least decode and prompt band of a family not calibrated (0: none)
     capex_idr: float = 0.0  # hardware bought (0 for cloud and APIs)
     power_kw: float = 0.0  # facility power of the fleet at full load (0 for cloud and APIs: not the buyer's)
     gpus_per_server: float = 0.0  # a replica's GPUs never exceed it
@@ -199,6 +202,8 @@ class Option:
             "note": self.note,
             "caveats": self.caveats,
             "speed_measured": self.speed_measured,
+            "speed_band_floor_frac": self.band_floor[0],
+            "prefill_band_floor_frac": self.band_floor[1],
             "capex_idr": self.capex_idr,
             "power_kw": self.power_kw,
             "gpus_per_server": self.gpus_per_server,
@@ -473,6 +478,7 @@ def search(
                 note="" if r["status_text"] == "OK" else str(r["status_text"]),
                 caveats=str(r["caveats_text"]),
                 speed_measured=bool(r["speed_measured_flag"]),
+                band_floor=(float(r["speed_band_floor_frac"]), float(r["prefill_band_floor_frac"])),
                 capex_idr=float(r["hardware_capex_idr"]) * share if owned else 0.0,
                 power_kw=float(r["system_power_w"]) * float(r["pue"]) / 1000 * share if owned else 0.0,
                 gpus_per_server=float(r["gpus_per_server"]),

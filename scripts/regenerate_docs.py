@@ -32,7 +32,7 @@ def replace_block(text: str, begin: str, end: str, body: str, where: str) -> str
 
 def accuracy_blocks() -> dict[str, str]:
     """The generated parts of docs/accuracy.md, by marker name, and the README summary."""
-    from kalkulator.calibration import MAX_RUN_SPREAD, summary_line
+    from kalkulator.calibration import MAX_RUN_SPREAD, summary_line, uncalibrated_line
     from kalkulator.cli.calibration import (
         accuracy_tables,
         format_concurrency,
@@ -48,7 +48,8 @@ def accuracy_blocks() -> dict[str, str]:
         "of their mean (not reproducible to the goals)"
     )
     return {
-        "single": f"{format_table(a.single)}\n\n    {summary_line(a.single)}\n    {left_out}\n",
+        "single": f"{format_table(a.single)}\n\n    {summary_line(a.single)}\n    {left_out}\n"
+        f"    {uncalibrated_line(a.floors)}\n",
         "multi": "    Multi-GPU rows (llama.cpp rows predicted by the single-GPU fit, never fitted):\n\n"
         f"{format_multi(a.multi)}\n",
         "serving": "".join(f"    {line}\n" for line in (a.serving_line, *a.moe_lines))

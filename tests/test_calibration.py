@@ -237,7 +237,7 @@ def test_vendor_measurements_load_and_map_to_catalog_gpus():
         "sycl": ["Arc B580 12GB"],
         "sycl.alchemist": ["Arc A770 16GB"],
         "vulkan": ["RTX 3090 24GB", "RX 9070 XT 16GB"],
-        "vulkan.alchemist": ["Arc A770 16GB"],
+        "vulkan.arc": ["Arc A770 16GB", "Arc B580 12GB"],
     }
     # Single-stream decode reads the weights once per token: the published figures imply a share of the catalog
     # bandwidth below 1 (RX 9070 XT, Qwen3-8B Q4_K_M 4.68 GiB at 91.1 tok/s on HIP: 458 GB/s of 640 = 0.72).
@@ -248,10 +248,15 @@ def test_vendor_measurements_load_and_map_to_catalog_gpus():
     hip = tg[(tg["device"] == "RX 9070 XT 16GB") & (tg["backend"] == "rocm") & (tg["model"] == "Qwen3-8B")]
     assert float(share[hip.index].iloc[0]) == pytest.approx(91.1 * 4.68 * 2**30 / 640e9)
     # The families are why they have rows of their own: Arc A770 on Vulkan, Llama-2-7B Q4_0 (3.56 GiB) at 50.9 tok/s,
-    # 3.56 × 2^30 × 50.9 ÷ 560e9 = 35 % of its bandwidth; on SYCL at 55 tok/s, 37 %; the MI50s 31–62 %.
+    # 3.56 × 2^30 × 50.9 ÷ 560e9 = 35 % of its bandwidth; on SYCL at 55 tok/s, 37 %; the MI50s 31–62 %. Arc on
+    # Vulkan under Windows (llama.cpp PR #14001, Gemma-2-2B Q4_K_M, 1.59 GiB): the B580 at 126.69 tok/s,
+    # 1.59 × 2^30 × 126.69 ÷ 456e9 = 47 %, where the RTX 3090 and RX 9070 XT reach 68–87 %.
     assert share[families].between(0.25, 0.65).all()
-    a770 = tg[(tg["device"] == "Arc A770 16GB") & (tg["backend"] == "vulkan")]
+    a770 = tg[(tg["device"] == "Arc A770 16GB") & (tg["backend"] == "vulkan") & (tg["model"] == "Llama-2-7B")]
     assert float(share[a770.index].iloc[0]) == pytest.approx(3.56 * 2**30 * 50.9 / 560e9)
+    b580 = tg[(tg["device"] == "Arc B580 12GB") & (tg["backend"] == "vulkan")]
+    assert float(share[b580.index].iloc[0]) == pytest.approx(1.59 * 2**30 * 126.69 / 456e9)
+    assert b580["group"].tolist() == ["vulkan.arc"]
     # The two Instinct MI50s (layer split, llama-bench's default over both cards) run one card at a time in decode:
     # their decode rows are the GCN5/CDNA family's; their prompt rows stay multi-GPU rows, never fitted.
     mi50 = tg[tg["device"] == "Instinct MI50 32GB"]
@@ -289,8 +294,8 @@ def test_held_out_accuracy_of_the_other_vendors(shipped_report):
     # the Windows HIP build) predicts each from the other within 13.7 % median, 18.8 % p90 (with the 7900 XTX held
     # out, the era's attention cost at depth, 0 beyond the KV read, leaves its 4K-deep row 14 % too fast);
     # Vulkan on an RTX 3090 and an RX 9070 XT within 2.1 % and 3.1 %. Their prompt speed is another matter (Vulkan:
-    # 56 % median), and SYCL is one Arc B580, in-sample. The architecture families rest on one device each, in-sample
-    # (two MI50s in layer split for Instinct, the Arc A770 on SYCL and on Vulkan).
+    # 56 % median), and SYCL is one Arc B580, in-sample. The Instinct and SYCL Alchemist families rest on one device
+    # each, in-sample (two MI50s in layer split for Instinct, the Arc A770 on SYCL).
     table = {r["backend"]: r for r in cal.accuracy_table(shipped_report)}
     rocm, vulkan, sycl = table["rocm 2025"], table["vulkan 2025"], table["sycl 2025"]
     assert rocm["held_out"] and rocm["devices"] == 2 and rocm["decode_points"] == 4
@@ -300,8 +305,13 @@ def test_held_out_accuracy_of_the_other_vendors(shipped_report):
     assert not sycl["held_out"] and sycl["devices"] == 1  # in-sample: its band is the era's pooled one
     instinct = table["rocm.gcn-cdna 2025"]
     assert not instinct["held_out"] and instinct["decode_points"] == 5 and instinct["decode_p90"] < 0.05
-    for family in ("sycl.alchemist 2025", "vulkan.alchemist 2025"):
-        assert not table[family]["held_out"] and table[family]["devices"] == 1
+    alchemist = table["sycl.alchemist 2025"]
+    assert not alchemist["held_out"] and alchemist["devices"] == 1
+    # Arc on Vulkan (A770, B580; issue 41): one family of two cards, each predicted from the other's share (0.30–0.35
+    # against 0.47 of the bandwidth): held out, and far from the goal, which is why its rows carry a band floor.
+    arc = table["vulkan.arc 2025"]
+    assert arc["held_out"] and arc["devices"] == 2 and arc["decode_points"] == 3
+    assert arc["decode_median"] > 0.20
 
 
 def test_band_comes_from_the_speed_parameters(calc):

@@ -14,10 +14,13 @@ import click
 from kalkulator.calibration import (
     CURRENT_ERA,
     MAX_RUN_SPREAD,
+    BandFloor,
     CalibrationError,
     accuracy_table,
+    apply_band_floors,
     calibrate,
     fit_row_split,
+    load_band_floors,
     load_llama_bench,
     load_shipped,
     multi_gpu_residuals,
@@ -25,6 +28,7 @@ from kalkulator.calibration import (
     shipped_report,
     speed_rows,
     summary_line,
+    uncalibrated_line,
 )
 from kalkulator.catalog import ENGINE, SPEED, Catalog, CatalogError, load_table
 from kalkulator.cli.common import fail, load_catalog_or_fail
@@ -138,6 +142,7 @@ class Accuracy:
     moe_lines: tuple[str, str]  # the MoE max-load fit (not shipped) and the MoE TPOT-by-concurrency check
     concurrency_line: str  # the fixed-concurrency fit (KV-read efficiency) and its long-context held-out error
     concurrency: list[dict]  # fixed-concurrency runs (long-context, short) and long-prompt max-load runs, held out
+    floors: list[BandFloor]  # families no measurement calibrates: their least band (uncalibrated.csv)
 
 
 def accuracy_tables(catalog_dir: Path = CATALOG_DIR) -> Accuracy:
@@ -146,6 +151,7 @@ def accuracy_tables(catalog_dir: Path = CATALOG_DIR) -> Accuracy:
     try:
         report = shipped_report(catalog)
         multi = load_shipped(catalog, multi_gpu=True)
+        floors = load_band_floors()
     except CalibrationError as exc:
         fail(str(exc))
     serving = calibrate_serving(catalog)
@@ -160,6 +166,7 @@ def accuracy_tables(catalog_dir: Path = CATALOG_DIR) -> Accuracy:
         (moe_summary(moe), moe_tpot_line(catalog)),
         concurrency_summary(fixed),
         concurrency_table(fixed, serving),
+        floors,
     )
 
 
@@ -208,6 +215,7 @@ def accuracy(catalog_dir: Path) -> None:
         f"Left out: {a.unsteady} measurements whose repeated runs differ by more than "
         f"{100 * MAX_RUN_SPREAD:.0f} % of their mean (not reproducible to the goals)"
     )
+    click.echo(uncalibrated_line(a.floors))
     click.echo("\nMulti-GPU rows (llama.cpp rows predicted by the single-GPU fit, never fitted):\n")
     click.echo(format_multi(a.multi))
     click.echo("\n" + a.serving_line + "\n" + "\n".join(a.moe_lines) + "\n")
@@ -303,6 +311,8 @@ def calibrate_cmd(
                 row[KV_PARAM] = str(kv)
     try:
         new = speed_rows(report, engine, today, origin, serial)
+        if measurements is None:  # the shipped data: families it does not calibrate get their least band
+            new = apply_band_floors(new, load_band_floors(), engine)
     except CalibrationError as exc:
         fail(str(exc))
     names = {r["name"].lower() for r in new}

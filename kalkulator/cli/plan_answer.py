@@ -142,6 +142,22 @@ def caveat_words(short: str, lang: str) -> str:
     return words.get(short, short)
 
 
+def option_caveats(o: Option, lang: str) -> list[str]:
+    """An option's caveats in `lang`, the band of a speed no measurement calibrates named beside its words."""
+    out = []
+    for c in dict.fromkeys(c for c in o.caveats.split("; ") if c):
+        words = caveat_words(c, lang)
+        if c == "speed not calibrated" and any(o.band_floor):
+            decode, prompt = (number(100 * f, 0, lang) for f in o.band_floor)
+            words += (
+                f" (pita ±{decode} % decode, ±{prompt} % prompt)"
+                if lang == "id"
+                else (f" (band ±{decode} % decode, ±{prompt} % prompt)")
+            )
+        out.append(words)
+    return out
+
+
 def counted(value: float, decimals: int, one: str, many: str, lang: str) -> str:
     """A count and its noun: "1 server", "3 servers", "0.10 engineers"; Indonesian nouns have no plural form."""
     noun = one if lang == "id" or value == 1 else many
@@ -245,9 +261,9 @@ def answer_lines(options: Sequence[Option], plan: Plan, catalog: Catalog, model:
         text.append(
             w["outside"].format(what=_what(best[0], lang), month=number(best[0].idr_per_month, 0, lang), reason=reason)
         )
-    caveats = list(dict.fromkeys(c for c in (first.caveats if first else "").split("; ") if c))
+    caveats = option_caveats(first, lang) if first else []
     if caveats:
-        text.append(w["caveats"].format(caveats="; ".join(caveat_words(c, lang) for c in caveats)))
+        text.append(w["caveats"].format(caveats="; ".join(caveats)))
     lines: list[str] = []
     for sentence in text:
         lines += _wrap(sentence)
@@ -318,9 +334,7 @@ def compact_table(options: Sequence[Option], plan: Plan, by: str, lang: str, det
             if o.note:
                 lines += _wrap(w["note"] + o.note, "     ")
             if o.caveats:
-                lines += _wrap(
-                    w["all_caveats"] + "; ".join(caveat_words(c, lang) for c in o.caveats.split("; ")), "     "
-                )
+                lines += _wrap(w["all_caveats"] + "; ".join(option_caveats(o, lang)), "     ")
             if o.launch:
                 lines += _wrap(w["launch"] + o.launch, "     ")
     return lines

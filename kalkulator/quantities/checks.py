@@ -324,8 +324,39 @@ CHECKS = (
         Msg("lisensi GeForce: bukan untuk pusat data", "GeForce licence: no data centre"),
     ),
     Check(
+        "warn",  # measurements exist, or not, but none calibrates this family: its band is widened (issue 41)
+        AND(R("usable_hardware_flag"), OR(R("speed_band_floor_frac") > 0, R("prefill_band_floor_frac") > 0)),
+        JOIN(
+            Msg("Kecepatan ", "The speed of "),
+            R("engine"),
+            Msg(" di ", " on "),
+            R("gpu_backend"),
+            Msg(" arsitektur ", " architecture "),
+            R("gpu_arch_key_text"),
+            Msg(
+                " belum terkalibrasi oleh pengukuran (parameter ",
+                " is not calibrated against measurements (parameters ",
+            ),
+            R("speed_params_name"),
+            Msg("): pitanya dilebarkan ke paling sedikit ±", "): its band is widened to at least ±"),
+            ROUND(100 * R("speed_band_floor_frac"), 0),
+            Msg(" % untuk decode dan ±", " % for decode and ±"),
+            ROUND(100 * R("prefill_band_floor_frac"), 0),
+            Msg(
+                " % untuk prompt (alasannya di assumptions/calibration/uncalibrated.csv); ukur sebelum membeli.",
+                " % for the prompt (why: assumptions/calibration/uncalibrated.csv); measure before you buy.",
+            ),
+        ),
+        Msg("kecepatan belum terkalibrasi", "speed not calibrated"),
+    ),
+    Check(
         "warn",  # the speed stands as the best estimate, but no measurement of this engine on this backend checks it
-        AND(R("usable_hardware_flag"), NOT(R("speed_measured_flag"))),
+        AND(
+            R("usable_hardware_flag"),
+            NOT(R("speed_measured_flag")),
+            EQ(R("speed_band_floor_frac"), 0),
+            EQ(R("prefill_band_floor_frac"), 0),
+        ),
         JOIN(
             Msg("Belum ada pengukuran ", "No measurement of "),
             R("engine"),

@@ -968,12 +968,12 @@ FORMATS = (
         "Kunci parameter kecepatan arsitektur",
         "Architecture speed-parameter key",
         "engine/backend.arch@era: the speed parameters fitted to the GPU's architecture family on this backend "
-        "(Instinct GCN5/CDNA cards on ROCm, Alchemist on SYCL or Vulkan), used before the backend's row.",
+        "(Instinct GCN5/CDNA cards on ROCm, Alchemist on SYCL, Arc on Vulkan), used before the backend's row.",
         "Katalog GPU (kolom arch) dan katalog parameter kecepatan",
         expr=JOIN(R("engine"), "/", R("gpu_backend"), ".", R("gpu_arch_text"), "@", R("build_era_text")),
         doc_id=(
             "engine/backend.arch@era: parameter kecepatan yang di-fit untuk keluarga arsitektur GPU ini "
-            "pada backend ini (kartu Instinct GCN5/CDNA di ROCm, Alchemist di SYCL atau Vulkan), "
+            "pada backend ini (kartu Instinct GCN5/CDNA di ROCm, Alchemist di SYCL, Arc di Vulkan), "
             "dipakai sebelum baris backend."
         ),
     ),
@@ -1305,6 +1305,26 @@ FORMATS = (
         "prefill_error_high_frac",
         doc_id=("Persentil ke-90 dari kecepatan prompt terukur ÷ prediksi − 1 pada perangkat yang tidak ikut di-fit."),
         source_id="Katalog parameter kecepatan, kolom 'Galat atas prefill (0–1)'",
+    ),
+    lookup(
+        "speed_band_floor_frac",
+        "speed",
+        "band_floor_frac",
+        fallback=0,
+        doc_id="Setengah lebar minimum pita decode bila tidak ada pengukuran yang mengkalibrasi keluarga ini "
+        "(0 = terkalibrasi).",
+        source_id="Katalog parameter kecepatan, kolom 'Pita minimum decode (belum terkalibrasi)'; "
+        "assumptions/calibration/uncalibrated.csv",
+    ),
+    lookup(
+        "prefill_band_floor_frac",
+        "speed",
+        "prefill_band_floor_frac",
+        fallback=0,
+        doc_id="Setengah lebar minimum pita prefill bila tidak ada pengukuran yang mengkalibrasi keluarga ini "
+        "(0 = terkalibrasi).",
+        source_id="Katalog parameter kecepatan, kolom 'Pita minimum prefill (belum terkalibrasi)'; "
+        "assumptions/calibration/uncalibrated.csv",
     ),
 )
 

@@ -717,10 +717,14 @@ QUANTITIES = (
         "decode_tok_s_low",
         "Token/s per pengguna, batas bawah",
         "Tok/s per user, low",
-        "Realistic speed × (1 + lower error bound): 9 in 10 held-out devices were at least this fast.",
+        "Realistic speed × (1 + lower error bound): 9 in 10 held-out devices were at least this fast (for a family "
+        "no measurement calibrates, the least band of assumptions/calibration/uncalibrated.csv).",
         "kalkulator accuracy (leave-one-device-out)",
         expr=R("decode_tok_s") * (1 + R("speed_error_low_frac")),
-        doc_id=("Kecepatan realistis × (1 + batas bawah galat): 9 dari 10 perangkat uji setidaknya secepat ini."),
+        doc_id=(
+            "Kecepatan realistis × (1 + batas bawah galat): 9 dari 10 perangkat uji setidaknya secepat ini (untuk "
+            "keluarga yang belum dikalibrasi pengukuran, pita minimum di assumptions/calibration/uncalibrated.csv)."
+        ),
         source_id="kalkulator accuracy (uji dengan satu perangkat disisihkan)",
     ),
     Quantity(
