@@ -136,6 +136,7 @@ ARCHS = (
     "CDNA1",
     "CDNA2",
     "CDNA3",
+    "CDNA4",
     "RDNA2",
     "RDNA3",
     "RDNA3.5",
