@@ -918,6 +918,39 @@ NEMOTRON_NANO_9B_V2 = {
     "vocab_size": 131072,
 }
 
+# https://huggingface.co/Qwen/Qwen3.5-35B-A3B/blob/main/config.json (revision 59d61f3c): Qwen3-Next's layers under
+# text_config of a multimodal config (the vision tower is not counted; its keys are not read)
+QWEN3_5_35B_A3B = {
+    "architectures": ["Qwen3_5MoeForConditionalGeneration"],
+    "model_type": "qwen3_5_moe",
+    "text_config": {
+        "attention_bias": False,
+        "full_attention_interval": 4,
+        "head_dim": 256,
+        "hidden_size": 2048,
+        "layer_types": ["linear_attention", "linear_attention", "linear_attention", "full_attention"] * 10,
+        "linear_conv_kernel_dim": 4,
+        "linear_key_head_dim": 128,
+        "linear_num_key_heads": 16,
+        "linear_num_value_heads": 32,
+        "linear_value_head_dim": 128,
+        "max_position_embeddings": 262144,
+        "model_type": "qwen3_5_moe_text",
+        "moe_intermediate_size": 512,
+        "mtp_num_hidden_layers": 1,
+        "num_attention_heads": 16,
+        "num_experts": 256,
+        "num_experts_per_tok": 8,
+        "num_hidden_layers": 40,
+        "num_key_value_heads": 2,
+        "shared_expert_intermediate_size": 512,
+        "tie_word_embeddings": False,
+        "vocab_size": 248320,
+    },
+    "tie_word_embeddings": False,
+    "vision_config": {"depth": 27, "hidden_size": 1152, "model_type": "qwen3_5_moe"},
+}
+
 # https://huggingface.co/deepseek-ai/DeepSeek-V3.2-Exp/blob/main/config.json: DeepSeek-V3 plus the indexer keys
 DEEPSEEK_V3_2 = DEEPSEEK_V3 | {
     "architectures": ["DeepseekV32ForCausalLM"],
@@ -940,6 +973,8 @@ DEEPSEEK_V3_2 = DEEPSEEK_V3 | {
         (GPT_OSS_20B, 32, 4, 24 * 32 * ((2880 * 5760 + 5760) + (2880 * 2880 + 2880))),
         # Qwen3-Next: 512 experts, 10 per token, all 48 layers, 2048 → 512
         (QWEN3_NEXT_80B_A3B, 512, 10, 48 * 512 * 3 * 2048 * 512),
+        # Qwen3.5 (nested text_config): 256 experts, 8 per token, all 40 layers, 2048 → 512
+        (QWEN3_5_35B_A3B, 256, 8, 40 * 256 * 3 * 2048 * 512),
     ],
 )
 def test_imported_row_keeps_the_experts(tmp_path, catalog_dir, config, experts, active, routed_params):
@@ -965,6 +1000,25 @@ def test_qwen3_next_layer_kinds_and_state_from_the_config(tmp_path):
     assert m.active_params == 79_674_391_296 - 48 * 502 * 3 * 2048 * 512
 
 
+def test_qwen3_5_layer_kinds_state_and_parameters_by_hand(tmp_path):
+    m = derived(tmp_path, "Qwen3.5-35B-A3B", QWEN3_5_35B_A3B)
+    # layer_types: three linear_attention then one full_attention, ten times
+    assert (m.layers - m.linear_layers - m.ffn_layers, m.linear_layers) == (10, 30)
+    assert m.state_bytes == (32 * 128 * 128 + 3 * (2 * 16 * 128 + 32 * 128)) * 2
+    attention = 2048 * 16 * 256 * 2 + 2 * 2048 * 2 * 256 + 16 * 256 * 2048 + 2 * 256  # q and output gate, k, v, o, norms
+    conv = 2 * 16 * 128 + 32 * 128
+    delta = 2048 * (conv + 32 * 128) + 2048 * 2 * 32 + conv * 4 + 2 * 32 + 128 + 32 * 128 * 2048
+    expert = 3 * 2048 * 512
+    moe = 256 * expert + (expert + 2048) + 256 * 2048  # routed, shared with its gate, router
+    total = 2 * 248320 * 2048 + 10 * attention + 30 * delta + 40 * moe + (2 * 40 + 1) * 2048
+    assert m.params == total
+    # the text model's tensor count published beside the config (34,660,610,688); "A3B" on the model card
+    assert total == 34_660_610_688
+    assert m.active_params == total - 40 * 248 * expert
+    assert m.active_params / 1e9 == pytest.approx(3.45, abs=0.01)
+    assert any("vision tower" in note for note in m.notes) and any("multi-token" in note for note in m.notes)
+
+
 def test_nemotron_h_layer_kinds_state_and_parameters(tmp_path):
     m = derived(tmp_path, "Nemotron-Nano-9B-v2", NEMOTRON_NANO_9B_V2)
     # the pattern's 4 '*' attention, 27 'M' Mamba-2 and 25 '-' MLP blocks (Jetson AI Lab model page: 27/25/4)
@@ -988,7 +1042,11 @@ def test_deepseek_v3_2_reads_the_sparse_attention_budget(tmp_path):
 
 @pytest.mark.parametrize(
     ("config", "shipped"),
-    [(QWEN3_NEXT_80B_A3B, "Qwen3-Next-80B-A3B"), (NEMOTRON_NANO_9B_V2, "Nemotron-Nano-9B-v2")],
+    [
+        (QWEN3_NEXT_80B_A3B, "Qwen3-Next-80B-A3B"),
+        (NEMOTRON_NANO_9B_V2, "Nemotron-Nano-9B-v2"),
+        (QWEN3_5_35B_A3B, "Qwen3.5-35B-A3B"),
+    ],
 )
 def test_imported_hybrid_computes_like_the_shipped_row(tmp_path, catalog_dir, catalog, config, shipped):
     path = write_config(tmp_path / "m", config)

@@ -56,6 +56,7 @@ class _Spec:
     nested: bool = False  # text model under text_config
     hybrid: str = ""  # qwen3-next (Gated DeltaNet + gated attention) | nemotron-h (Mamba-2, attention, MLP blocks)
     sparse: bool = False  # DeepSeek-V3.2 sparse attention (lightning indexer, index_topk)
+    vision: bool = True  # count a nested config's vision tower (Gemma 3's SigLIP); False: not read, noted
     defaults: dict[str, Any] = field(default_factory=dict)
 
 
@@ -87,6 +88,12 @@ ARCHITECTURES: dict[str, _Spec] = {
     "Qwen3NextForCausalLM": _Spec("Qwen3-Next", bias="config", qk_norm=True, moe="qwen", hybrid="qwen3-next"),
     "NemotronHForCausalLM": _Spec("Nemotron-H", norms_per_layer=1, hybrid="nemotron-h"),
     "JambaForCausalLM": _Spec("Jamba", moe="jamba", hybrid="jamba"),
+    # Qwen3.5: Qwen3-Next's layers (Gated DeltaNet + gated attention, MoE with a shared expert) in a multimodal
+    # config; the text model sits under text_config and its vision tower (not SigLIP) is not counted.
+    "Qwen3_5MoeForCausalLM": _Spec("Qwen3.5", bias="config", qk_norm=True, moe="qwen", hybrid="qwen3-next"),
+    "Qwen3_5MoeForConditionalGeneration": _Spec(
+        "Qwen3.5", bias="config", qk_norm=True, moe="qwen", hybrid="qwen3-next", nested=True, vision=False
+    ),
     "GptOssForCausalLM": _Spec("gpt-oss", bias="config", moe="gpt-oss", window="alternate", sinks=True),
 }
 
@@ -529,14 +536,17 @@ def read_config(path: Path, name: str | None = None) -> DerivedModel:
     parts.update({"dense MLP": ffn.dense, "routed experts": ffn.routed, "shared experts": ffn.shared})
     parts.update({"routers": ffn.routers, "norms": (layers * spec.norms_per_layer + 1) * hidden})
     if spec.nested and data.get("vision_config") is not None:
-        parts["vision tower"], parts["multimodal projector"] = _siglip(path, data["vision_config"], hidden)
-        notes.append("includes the vision tower, which stays in memory beside the text model")
+        if spec.vision:
+            parts["vision tower"], parts["multimodal projector"] = _siglip(path, data["vision_config"], hidden)
+            notes.append("includes the vision tower, which stays in memory beside the text model")
+        else:
+            notes.append("the vision tower (vision_config) is not counted: text model only")
     parts = {k: v for k, v in parts.items() if v}
     if tied:
         notes.append("output head tied to the token embeddings (counted once)")
     if c.defaulted:
         notes.append(f"transformers' config defaults for fields the file omits: {', '.join(c.defaulted)}")
-    mtp = data.get("num_nextn_predict_layers")
+    mtp = data.get("num_nextn_predict_layers", c.data.get("mtp_num_hidden_layers"))
     if isinstance(mtp, int) and mtp > 0:
         notes.append(f"{mtp} multi-token-prediction layer(s) in the checkpoint not counted (not used to decode)")
     total = sum(parts.values())
