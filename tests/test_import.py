@@ -1005,7 +1005,8 @@ def test_qwen3_5_layer_kinds_state_and_parameters_by_hand(tmp_path):
     # layer_types: three linear_attention then one full_attention, ten times
     assert (m.layers - m.linear_layers - m.ffn_layers, m.linear_layers) == (10, 30)
     assert m.state_bytes == (32 * 128 * 128 + 3 * (2 * 16 * 128 + 32 * 128)) * 2
-    attention = 2048 * 16 * 256 * 2 + 2 * 2048 * 2 * 256 + 16 * 256 * 2048 + 2 * 256  # q and output gate, k, v, o, norms
+    # q and its output gate, k, v, o, q/k norms
+    attention = 2048 * 16 * 256 * 2 + 2 * 2048 * 2 * 256 + 16 * 256 * 2048 + 2 * 256
     conv = 2 * 16 * 128 + 32 * 128
     delta = 2048 * (conv + 32 * 128) + 2048 * 2 * 32 + conv * 4 + 2 * 32 + 128 + 32 * 128 * 2048
     expert = 3 * 2048 * 512
