@@ -951,6 +951,39 @@ QWEN3_5_35B_A3B = {
     "vision_config": {"depth": 27, "hidden_size": 1152, "model_type": "qwen3_5_moe"},
 }
 
+# https://huggingface.co/meta-llama/Llama-4-Scout-17B-16E/blob/main/config.json: the text model under text_config
+LLAMA_4_SCOUT = {
+    "architectures": ["Llama4ForConditionalGeneration"],
+    "model_type": "llama4",
+    "text_config": {
+        "attention_bias": False,
+        "attention_chunk_size": 8192,
+        "head_dim": 128,
+        "hidden_size": 5120,
+        "interleave_moe_layer_step": 1,
+        "intermediate_size": 8192,
+        "intermediate_size_mlp": 16384,
+        "max_position_embeddings": 10485760,
+        "model_type": "llama4_text",
+        "no_rope_layers": [1, 1, 1, 0] * 12,
+        "num_attention_heads": 40,
+        "num_experts_per_tok": 1,
+        "num_hidden_layers": 48,
+        "num_key_value_heads": 8,
+        "num_local_experts": 16,
+        "tie_word_embeddings": False,
+        "use_qk_norm": True,
+        "vocab_size": 202048,
+    },
+    "vision_config": {"hidden_size": 1408, "model_type": "llama4_vision_model", "num_hidden_layers": 34},
+}
+
+# https://huggingface.co/meta-llama/Llama-4-Maverick-17B-128E/blob/main/config.json: 128 experts on every second layer
+LLAMA_4_MAVERICK = LLAMA_4_SCOUT | {
+    "text_config": LLAMA_4_SCOUT["text_config"]
+    | {"interleave_moe_layer_step": 2, "max_position_embeddings": 1048576, "num_local_experts": 128},
+}
+
 # https://huggingface.co/deepseek-ai/DeepSeek-V3.2-Exp/blob/main/config.json: DeepSeek-V3 plus the indexer keys
 DEEPSEEK_V3_2 = DEEPSEEK_V3 | {
     "architectures": ["DeepseekV32ForCausalLM"],
@@ -975,6 +1008,10 @@ DEEPSEEK_V3_2 = DEEPSEEK_V3 | {
         (QWEN3_NEXT_80B_A3B, 512, 10, 48 * 512 * 3 * 2048 * 512),
         # Qwen3.5 (nested text_config): 256 experts, 8 per token, all 40 layers, 2048 → 512
         (QWEN3_5_35B_A3B, 256, 8, 40 * 256 * 3 * 2048 * 512),
+        # Llama 4 Scout: 16 experts, 1 per token (+ a shared expert), all 48 layers, 5120 → 8192
+        (LLAMA_4_SCOUT, 16, 1, 48 * 16 * 3 * 5120 * 8192),
+        # Llama 4 Maverick: 128 experts on every second layer (interleave_moe_layer_step 2)
+        (LLAMA_4_MAVERICK, 128, 1, 24 * 128 * 3 * 5120 * 8192),
     ],
 )
 def test_imported_row_keeps_the_experts(tmp_path, catalog_dir, config, experts, active, routed_params):
@@ -1018,6 +1055,26 @@ def test_qwen3_5_layer_kinds_state_and_parameters_by_hand(tmp_path):
     assert m.active_params == total - 40 * 248 * expert
     assert m.active_params / 1e9 == pytest.approx(3.45, abs=0.01)
     assert any("vision tower" in note for note in m.notes) and any("multi-token" in note for note in m.notes)
+
+
+def test_llama_4_experts_chunked_layers_and_parameters_by_hand(tmp_path):
+    expert = 3 * 5120 * 8192
+    attention = 5120 * 40 * 128 + 2 * 5120 * 8 * 128 + 40 * 128 * 5120  # q, k, v, o (L2 qk norm: no weights)
+    base = 2 * 202048 * 5120 + 48 * attention + (2 * 48 + 1) * 5120  # untied embeddings, attention, norms
+    scout = derived(tmp_path, "Llama-4-Scout", LLAMA_4_SCOUT)
+    # every layer MoE: 16 routed experts + 1 shared + a router of 16 x 5120
+    assert scout.params == base + 48 * (17 * expert + 16 * 5120)
+    assert scout.active_params == scout.params - 48 * 15 * expert
+    # model card: 17B active; 109B total including the vision encoder, which is not counted here
+    assert scout.active_params / 1e9 == pytest.approx(17.17, abs=0.01)
+    assert scout.params / 1e9 == pytest.approx(107.77, abs=0.01)
+    # chunked attention (8192 tokens) on the RoPE layers, three of every four: 36 of 48
+    assert (scout.sliding_window, scout.sliding_layers, scout.experts, scout.active_experts) == (8192, 36, 16, 1)
+    maverick = derived(tmp_path, "Llama-4-Maverick", LLAMA_4_MAVERICK)
+    # 24 MoE layers (128 routed + 1 shared + router) and 24 dense layers of intermediate_size_mlp 16384
+    total = base + 24 * (129 * expert + 128 * 5120) + 24 * 3 * 5120 * 16384
+    assert maverick.params == total and total / 1e9 == pytest.approx(400.7, abs=0.1)  # model card: 400B
+    assert maverick.active_params == total - 24 * 127 * expert
 
 
 def test_nemotron_h_layer_kinds_state_and_parameters(tmp_path):
@@ -1101,3 +1158,18 @@ def test_jamba_layer_kinds_experts_and_published_counts(tmp_path):
     # "52B total / 12B active" (AI21's Jamba model card and paper, arXiv 2403.19887)
     assert m.params / 1e9 == pytest.approx(52, rel=0.01)
     assert m.active_params / 1e9 == pytest.approx(12, rel=0.015)
+
+
+def test_imported_llama_4_keeps_the_shipped_rows_kv_and_experts(tmp_path, catalog_dir, catalog):
+    path = write_config(tmp_path / "m", LLAMA_4_SCOUT)
+    assert run_add(catalog_dir, "--from-config", str(path), "--name", "imported").exit_code == 0
+    imported = load_table(MODEL, catalog_dir).find("imported")
+    row = load_table(MODEL, CATALOG_DIR).find("Llama-4-Scout-17B-16E")
+    for column in ("layers", "kv_heads", "head_dim", "sliding_window", "sliding_layers", "experts", "active_experts"):
+        assert imported[column] == row[column], column
+    assert imported["expert_params_b"] == pytest.approx(row["expert_params_b"], abs=0.005)
+    # the KV cache follows the layer kinds alone (the shipped row's 109B total counts the vision encoder too)
+    base = dict(context_tokens=32768, gpu_name="H100 SXM 80GB", n_gpus=4, concurrent_users=8)
+    mine = compute(base | model_settings(path, None, "imported"), catalog)
+    theirs = compute(base | {"model_name": "Llama-4-Scout-17B-16E"}, catalog)
+    assert mine["kv_cache_gb_per_user"] == pytest.approx(theirs["kv_cache_gb_per_user"], rel=1e-9)
