@@ -686,6 +686,53 @@ def test_gguf_moe_active_excludes_unselected_experts(tmp_path):
     assert (row["experts"], row["active_experts"]) == ("4", "1") and row["moe_source"]
 
 
+def write_hybrid_gguf(path: Path, arch: str, kv: int | list[int], ff: list[int] | None = None) -> Path:
+    """A tiny hybrid GGUF: the tiny model's tensors with llama.cpp's SSM keys (Qwen3-Next's or Nemotron-H's sizes)."""
+    writer = gguf.GGUFWriter(path, arch)
+    layers = 8 if isinstance(kv, int) else len(kv)
+    writer.add_block_count(layers)
+    writer.add_embedding_length(64)
+    writer.add_head_count(4)
+    writer.add_head_count_kv(kv)
+    writer.add_context_length(2048)
+    writer.add_token_list(VOCAB)
+    if isinstance(kv, int):  # qwen3next: 16 key heads x 128, 32 value heads x 128, conv kernel 4
+        writer.add_uint32(f"{arch}.full_attention_interval", 4)
+        sizes = {"conv_kernel": 4, "state_size": 128, "group_count": 16, "time_step_rank": 32, "inner_size": 4096}
+    else:  # nemotron_h: 128 heads x 80, state 128, 8 groups, conv kernel 4
+        writer.add_feed_forward_length(ff)
+        sizes = {"conv_kernel": 4, "state_size": 128, "group_count": 8, "time_step_rank": 128, "inner_size": 10240}
+    for key, value in sizes.items():
+        writer.add_uint32(f"{arch}.ssm.{key}", value)
+    writer.add_tensor("token_embd.weight", np.zeros((32, 64), dtype=np.float16))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    return path
+
+
+@needs_gguf
+def test_gguf_gated_deltanet_layer_kinds_and_state(tmp_path):
+    m = read_gguf(write_hybrid_gguf(tmp_path / "next.gguf", "qwen3next", 2))
+    # full_attention_interval 4 over 8 blocks: layers 3 and 7 attend, 6 are Gated DeltaNet
+    assert (m.layers, m.linear_layers, m.ffn_layers) == (8, 6, 0)
+    # the same state as Qwen3-Next's config: 32 x 128 x 128 recurrent + 3 x (2 x 16 x 128 + 32 x 128) conv, 2 bytes
+    assert m.state_bytes == (32 * 128 * 128 + 3 * (2 * 16 * 128 + 32 * 128)) * 2 == 1_097_728
+    row = m.row("2026-12-03")
+    assert (row["linear_layers"], row["state_bytes"]) == ("6", "1097728")
+
+
+@needs_gguf
+def test_gguf_nemotron_h_blocks_from_the_per_layer_arrays(tmp_path):
+    # "M-*-": Mamba-2 (no KV heads, no feed-forward), MLP, attention, MLP
+    path = write_hybrid_gguf(tmp_path / "nh.gguf", "nemotron_h", [0, 0, 2, 0], [0, 15680, 0, 15680])
+    m = read_gguf(path)
+    assert (m.layers, m.linear_layers, m.ffn_layers) == (4, 1, 2)
+    # Nemotron Nano 2's config: 128 x 80 x 128 SSM + 3 x (10240 + 2 x 8 x 128) conv, 2 bytes
+    assert m.state_bytes == (128 * 80 * 128 + 3 * (128 * 80 + 2 * 8 * 128)) * 2 == 2_695_168
+
+
 @needs_gguf
 @pytest.mark.parametrize("cut", ["half", "header", "garbage", "huge-counts", "empty"])
 def test_malformed_gguf_is_a_clear_error(tmp_path, cut):
