@@ -191,8 +191,9 @@ INDONESIAN = frozenset(
 #   tariff names are PLN's own), wherever a cell shows one whole (a live table's row key, the chosen GPU);
 # - the catalogs' source and note columns of the English workbook (assumptions/*.csv are written in Indonesian;
 #   their English is open work, held to CATALOG_PROSE_ID cells so that it only shrinks; the 2026 catalog rows —
-#   models, GPUs, boards, API prices — added 41).
-CATALOG_PROSE_ID = 1141
+#   models, GPUs, boards, API prices — added 41, then MI355X, RTX PRO 5000/4500, GB300 with their boards,
+#   Qwen3.5-35B-A3B with its API row and two street-price sources 28).
+CATALOG_PROSE_ID = 1169
 
 
 def indonesian_words(text: str) -> list[str]:
