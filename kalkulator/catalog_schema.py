@@ -146,6 +146,7 @@ ARCHS = (
     "CDNA1",
     "CDNA2",
     "CDNA3",
+    "CDNA4",
     "RDNA2",
     "RDNA3",
     "RDNA3.5",
@@ -176,6 +177,17 @@ LINK_KINDS = (
     "network",
     "unified",
 )
+
+
+def _street_price_sourced(row: dict) -> str | None:
+    """A street price carries its own source and date (the list price keeps the row's)."""
+    if row["street_price_usd"]:
+        if not (row["street_source"] or "").strip():
+            return "street_source: required when street_price_usd is given"
+        if not row["street_as_of"]:
+            return "street_as_of: required when street_price_usd is given"
+    return None
+
 
 GPU = Schema(
     "gpu",
@@ -255,7 +267,15 @@ GPU = Schema(
         _num(
             "tdp_w", ("Daya GPU (TDP)", "GPU power (TDP)"), 0, 100_000, above=True, unit="W", doc="Board power per GPU."
         ),
-        _num("price_usd", ("Harga", "Price"), 0, 10_000_000, unit="USD", required=False, doc="list/street price, USD"),
+        _num(
+            "price_usd",
+            ("Harga", "Price"),
+            0,
+            10_000_000,
+            unit="USD",
+            required=False,
+            doc="list price (MSRP) or, without one, the estimate its source names, USD",
+        ),
         *_SOURCE,
         _enum(
             "link_kind",
@@ -378,9 +398,29 @@ GPU = Schema(
             ("Sumber lisensi", "Licence source"),
             doc="the licence clause behind datacenter_use",
         ),
+        _num(
+            "street_price_usd",
+            ("Harga jalanan", "Street price"),
+            0,
+            10_000_000,
+            above=True,
+            unit="USD",
+            required=False,
+            source="street_source",
+            doc="what the card sells for in shops where a public source gives it, USD; used instead of price_usd",
+            doc_id="harga jual kartu di toko bila ada sumber publik, USD; dipakai menggantikan price_usd",
+        ),
+        _text(
+            "street_source",
+            ("Sumber harga jalanan", "Street price source"),
+            required=False,
+            doc="where the street price comes from",
+        ),
+        _date("street_as_of", ("Per tanggal (harga jalanan)", "Street price as of"), required=False, doc="its date"),
     ),
     "Katalog GPU",
     "GPU catalog",
+    (_street_price_sourced,),
 )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+
 import pytest
 
 from kalkulator.catalog import CatalogError, load_catalog
@@ -232,3 +234,16 @@ def test_an_engine_without_speed_parameters_is_an_error(catalog_copy):
         f"{path}:{len(lines)}:name: engine 'newengine' has no speed parameters; add a row "
         "newengine/any to speed_params.csv (or run kalkulator calibrate)"
     ]
+
+
+def test_a_street_price_needs_its_source_and_date(catalog_copy):
+    path = catalog_copy / "gpus.csv"
+    with open(path, newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    line = next(i for i, row in enumerate(rows, 1) if row[0] == "T4 16GB")
+    rows[line - 1][rows[0].index("street_price_usd")] = "900"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh, lineterminator="\n").writerows(rows)
+    with pytest.raises(CatalogError) as err:
+        load_catalog(catalog_copy)
+    assert any(f"gpus.csv:{line}:street_source: required when street_price_usd" in m for m in err.value.messages)

@@ -236,6 +236,9 @@ def test_list_prices_gives_each_price_its_age_and_stale_lists_what_to_refresh(ru
     assert {"gpu", "api", "cloud", "hosting", "board"} >= {r["catalog"] for r in rows}
     names = {(r["catalog"], r["name"]) for r in stale}
     assert ("gpu", "B300 288GB") not in names and ("gpu", "H20 96GB") in names  # as_of 2026-01-15 vs 2024-01-09
+    # a GPU with a street price is listed at it, dated by street_as_of: the RTX 5090 at $3,200 from 2026-06-22
+    rtx5090 = next(r for r in rows if r["catalog"] == "gpu" and r["name"] == "RTX 5090 32GB")
+    assert (rtx5090["price"], rtx5090["as_of"]) == (3200, "2026-06-22") and ("gpu", "RTX 5090 32GB") not in names
     table = run("list", "prices", "--stale", "--on", "2026-12-03", "--wide").stdout.splitlines()
     assert table[0].split() == ["Catalog", "Name", "Price", "Unit", "As", "of", "Age", "(months)"]
     assert len(table) == len(stale) + 1

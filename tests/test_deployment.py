@@ -273,6 +273,23 @@ def test_prices_older_than_the_cutoff_are_named_in_the_status(calc):
     assert calc(gpu_name="RTX 5090 32GB")["gpu_price_as_of_text"] == "2026-06-22"
 
 
+def test_a_street_price_is_used_before_the_list_price_with_its_own_date(calc, catalog):
+    # RTX 5090: MSRP $1,999 (2025-01-30) in price_usd; partner cards at $2,900-3,500 in June 2026, $3,200 taken.
+    row = catalog["gpu"].find("RTX 5090 32GB")
+    assert (row["price_usd"], row["street_price_usd"], str(row["street_as_of"])) == (1999, 3200, "2026-06-22")
+    out = calc(gpu_name="RTX 5090 32GB")
+    assert (out["gpu_price_usd"], out["gpu_price_as_of_text"]) == (3200, "2026-06-22")
+    # RTX PRO 6000: MSRP $8,565, retail $8,000-9,200 in April 2026 (the middle, $8,600, is the street price)
+    assert calc(gpu_name="RTX PRO 6000 Blackwell 96GB")["gpu_price_usd"] == 8600
+    # a card without a street price keeps its list price and the row's date (RTX 4090: $1,599 at launch)
+    plain = catalog["gpu"].find("RTX 4090 24GB")
+    assert plain["street_price_usd"] is None
+    out = calc(gpu_name="RTX 4090 24GB")
+    assert (out["gpu_price_usd"], out["gpu_price_as_of_text"]) == (plain["price_usd"], str(plain["as_of"]))
+    # a typed price still wins over both
+    assert calc(gpu_name="RTX 5090 32GB", gpu_price_usd=2500)["gpu_price_usd"] == 2500
+
+
 def test_hitung_answer_block_names_the_profile_and_the_apis():
     args = ["hitung", "--model", "Llama-3.3-70B", "--gpu", "H100 SXM 80GB", "--quant", "FP8", "--set", "gpus_needed=14"]
     result = CliRunner().invoke(main, args)

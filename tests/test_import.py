@@ -686,6 +686,53 @@ def test_gguf_moe_active_excludes_unselected_experts(tmp_path):
     assert (row["experts"], row["active_experts"]) == ("4", "1") and row["moe_source"]
 
 
+def write_hybrid_gguf(path: Path, arch: str, kv: int | list[int], ff: list[int] | None = None) -> Path:
+    """A tiny hybrid GGUF: the tiny model's tensors with llama.cpp's SSM keys (Qwen3-Next's or Nemotron-H's sizes)."""
+    writer = gguf.GGUFWriter(path, arch)
+    layers = 8 if isinstance(kv, int) else len(kv)
+    writer.add_block_count(layers)
+    writer.add_embedding_length(64)
+    writer.add_head_count(4)
+    writer.add_head_count_kv(kv)
+    writer.add_context_length(2048)
+    writer.add_token_list(VOCAB)
+    if isinstance(kv, int):  # qwen3next: 16 key heads x 128, 32 value heads x 128, conv kernel 4
+        writer.add_uint32(f"{arch}.full_attention_interval", 4)
+        sizes = {"conv_kernel": 4, "state_size": 128, "group_count": 16, "time_step_rank": 32, "inner_size": 4096}
+    else:  # nemotron_h: 128 heads x 80, state 128, 8 groups, conv kernel 4
+        writer.add_feed_forward_length(ff)
+        sizes = {"conv_kernel": 4, "state_size": 128, "group_count": 8, "time_step_rank": 128, "inner_size": 10240}
+    for key, value in sizes.items():
+        writer.add_uint32(f"{arch}.ssm.{key}", value)
+    writer.add_tensor("token_embd.weight", np.zeros((32, 64), dtype=np.float16))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    return path
+
+
+@needs_gguf
+def test_gguf_gated_deltanet_layer_kinds_and_state(tmp_path):
+    m = read_gguf(write_hybrid_gguf(tmp_path / "next.gguf", "qwen3next", 2))
+    # full_attention_interval 4 over 8 blocks: layers 3 and 7 attend, 6 are Gated DeltaNet
+    assert (m.layers, m.linear_layers, m.ffn_layers) == (8, 6, 0)
+    # the same state as Qwen3-Next's config: 32 x 128 x 128 recurrent + 3 x (2 x 16 x 128 + 32 x 128) conv, 2 bytes
+    assert m.state_bytes == (32 * 128 * 128 + 3 * (2 * 16 * 128 + 32 * 128)) * 2 == 1_097_728
+    row = m.row("2026-12-03")
+    assert (row["linear_layers"], row["state_bytes"]) == ("6", "1097728")
+
+
+@needs_gguf
+def test_gguf_nemotron_h_blocks_from_the_per_layer_arrays(tmp_path):
+    # "M-*-": Mamba-2 (no KV heads, no feed-forward), MLP, attention, MLP
+    path = write_hybrid_gguf(tmp_path / "nh.gguf", "nemotron_h", [0, 0, 2, 0], [0, 15680, 0, 15680])
+    m = read_gguf(path)
+    assert (m.layers, m.linear_layers, m.ffn_layers) == (4, 1, 2)
+    # Nemotron Nano 2's config: 128 x 80 x 128 SSM + 3 x (10240 + 2 x 8 x 128) conv, 2 bytes
+    assert m.state_bytes == (128 * 80 * 128 + 3 * (128 * 80 + 2 * 8 * 128)) * 2 == 2_695_168
+
+
 @needs_gguf
 @pytest.mark.parametrize("cut", ["half", "header", "garbage", "huge-counts", "empty"])
 def test_malformed_gguf_is_a_clear_error(tmp_path, cut):
@@ -918,6 +965,72 @@ NEMOTRON_NANO_9B_V2 = {
     "vocab_size": 131072,
 }
 
+# https://huggingface.co/Qwen/Qwen3.5-35B-A3B/blob/main/config.json (revision 59d61f3c): Qwen3-Next's layers under
+# text_config of a multimodal config (the vision tower is not counted; its keys are not read)
+QWEN3_5_35B_A3B = {
+    "architectures": ["Qwen3_5MoeForConditionalGeneration"],
+    "model_type": "qwen3_5_moe",
+    "text_config": {
+        "attention_bias": False,
+        "full_attention_interval": 4,
+        "head_dim": 256,
+        "hidden_size": 2048,
+        "layer_types": ["linear_attention", "linear_attention", "linear_attention", "full_attention"] * 10,
+        "linear_conv_kernel_dim": 4,
+        "linear_key_head_dim": 128,
+        "linear_num_key_heads": 16,
+        "linear_num_value_heads": 32,
+        "linear_value_head_dim": 128,
+        "max_position_embeddings": 262144,
+        "model_type": "qwen3_5_moe_text",
+        "moe_intermediate_size": 512,
+        "mtp_num_hidden_layers": 1,
+        "num_attention_heads": 16,
+        "num_experts": 256,
+        "num_experts_per_tok": 8,
+        "num_hidden_layers": 40,
+        "num_key_value_heads": 2,
+        "shared_expert_intermediate_size": 512,
+        "tie_word_embeddings": False,
+        "vocab_size": 248320,
+    },
+    "tie_word_embeddings": False,
+    "vision_config": {"depth": 27, "hidden_size": 1152, "model_type": "qwen3_5_moe"},
+}
+
+# https://huggingface.co/meta-llama/Llama-4-Scout-17B-16E/blob/main/config.json: the text model under text_config
+LLAMA_4_SCOUT = {
+    "architectures": ["Llama4ForConditionalGeneration"],
+    "model_type": "llama4",
+    "text_config": {
+        "attention_bias": False,
+        "attention_chunk_size": 8192,
+        "head_dim": 128,
+        "hidden_size": 5120,
+        "interleave_moe_layer_step": 1,
+        "intermediate_size": 8192,
+        "intermediate_size_mlp": 16384,
+        "max_position_embeddings": 10485760,
+        "model_type": "llama4_text",
+        "no_rope_layers": [1, 1, 1, 0] * 12,
+        "num_attention_heads": 40,
+        "num_experts_per_tok": 1,
+        "num_hidden_layers": 48,
+        "num_key_value_heads": 8,
+        "num_local_experts": 16,
+        "tie_word_embeddings": False,
+        "use_qk_norm": True,
+        "vocab_size": 202048,
+    },
+    "vision_config": {"hidden_size": 1408, "model_type": "llama4_vision_model", "num_hidden_layers": 34},
+}
+
+# https://huggingface.co/meta-llama/Llama-4-Maverick-17B-128E/blob/main/config.json: 128 experts on every second layer
+LLAMA_4_MAVERICK = LLAMA_4_SCOUT | {
+    "text_config": LLAMA_4_SCOUT["text_config"]
+    | {"interleave_moe_layer_step": 2, "max_position_embeddings": 1048576, "num_local_experts": 128},
+}
+
 # https://huggingface.co/deepseek-ai/DeepSeek-V3.2-Exp/blob/main/config.json: DeepSeek-V3 plus the indexer keys
 DEEPSEEK_V3_2 = DEEPSEEK_V3 | {
     "architectures": ["DeepseekV32ForCausalLM"],
@@ -940,6 +1053,12 @@ DEEPSEEK_V3_2 = DEEPSEEK_V3 | {
         (GPT_OSS_20B, 32, 4, 24 * 32 * ((2880 * 5760 + 5760) + (2880 * 2880 + 2880))),
         # Qwen3-Next: 512 experts, 10 per token, all 48 layers, 2048 → 512
         (QWEN3_NEXT_80B_A3B, 512, 10, 48 * 512 * 3 * 2048 * 512),
+        # Qwen3.5 (nested text_config): 256 experts, 8 per token, all 40 layers, 2048 → 512
+        (QWEN3_5_35B_A3B, 256, 8, 40 * 256 * 3 * 2048 * 512),
+        # Llama 4 Scout: 16 experts, 1 per token (+ a shared expert), all 48 layers, 5120 → 8192
+        (LLAMA_4_SCOUT, 16, 1, 48 * 16 * 3 * 5120 * 8192),
+        # Llama 4 Maverick: 128 experts on every second layer (interleave_moe_layer_step 2)
+        (LLAMA_4_MAVERICK, 128, 1, 24 * 128 * 3 * 5120 * 8192),
     ],
 )
 def test_imported_row_keeps_the_experts(tmp_path, catalog_dir, config, experts, active, routed_params):
@@ -965,6 +1084,46 @@ def test_qwen3_next_layer_kinds_and_state_from_the_config(tmp_path):
     assert m.active_params == 79_674_391_296 - 48 * 502 * 3 * 2048 * 512
 
 
+def test_qwen3_5_layer_kinds_state_and_parameters_by_hand(tmp_path):
+    m = derived(tmp_path, "Qwen3.5-35B-A3B", QWEN3_5_35B_A3B)
+    # layer_types: three linear_attention then one full_attention, ten times
+    assert (m.layers - m.linear_layers - m.ffn_layers, m.linear_layers) == (10, 30)
+    assert m.state_bytes == (32 * 128 * 128 + 3 * (2 * 16 * 128 + 32 * 128)) * 2
+    # q and its output gate, k, v, o, q/k norms
+    attention = 2048 * 16 * 256 * 2 + 2 * 2048 * 2 * 256 + 16 * 256 * 2048 + 2 * 256
+    conv = 2 * 16 * 128 + 32 * 128
+    delta = 2048 * (conv + 32 * 128) + 2048 * 2 * 32 + conv * 4 + 2 * 32 + 128 + 32 * 128 * 2048
+    expert = 3 * 2048 * 512
+    moe = 256 * expert + (expert + 2048) + 256 * 2048  # routed, shared with its gate, router
+    total = 2 * 248320 * 2048 + 10 * attention + 30 * delta + 40 * moe + (2 * 40 + 1) * 2048
+    assert m.params == total
+    # the text model's tensor count published beside the config (34,660,610,688); "A3B" on the model card
+    assert total == 34_660_610_688
+    assert m.active_params == total - 40 * 248 * expert
+    assert m.active_params / 1e9 == pytest.approx(3.45, abs=0.01)
+    assert any("vision tower" in note for note in m.notes) and any("multi-token" in note for note in m.notes)
+
+
+def test_llama_4_experts_chunked_layers_and_parameters_by_hand(tmp_path):
+    expert = 3 * 5120 * 8192
+    attention = 5120 * 40 * 128 + 2 * 5120 * 8 * 128 + 40 * 128 * 5120  # q, k, v, o (L2 qk norm: no weights)
+    base = 2 * 202048 * 5120 + 48 * attention + (2 * 48 + 1) * 5120  # untied embeddings, attention, norms
+    scout = derived(tmp_path, "Llama-4-Scout", LLAMA_4_SCOUT)
+    # every layer MoE: 16 routed experts + 1 shared + a router of 16 x 5120
+    assert scout.params == base + 48 * (17 * expert + 16 * 5120)
+    assert scout.active_params == scout.params - 48 * 15 * expert
+    # model card: 17B active; 109B total including the vision encoder, which is not counted here
+    assert scout.active_params / 1e9 == pytest.approx(17.17, abs=0.01)
+    assert scout.params / 1e9 == pytest.approx(107.77, abs=0.01)
+    # chunked attention (8192 tokens) on the RoPE layers, three of every four: 36 of 48
+    assert (scout.sliding_window, scout.sliding_layers, scout.experts, scout.active_experts) == (8192, 36, 16, 1)
+    maverick = derived(tmp_path, "Llama-4-Maverick", LLAMA_4_MAVERICK)
+    # 24 MoE layers (128 routed + 1 shared + router) and 24 dense layers of intermediate_size_mlp 16384
+    total = base + 24 * (129 * expert + 128 * 5120) + 24 * 3 * 5120 * 16384
+    assert maverick.params == total and total / 1e9 == pytest.approx(400.7, abs=0.1)  # model card: 400B
+    assert maverick.active_params == total - 24 * 127 * expert
+
+
 def test_nemotron_h_layer_kinds_state_and_parameters(tmp_path):
     m = derived(tmp_path, "Nemotron-Nano-9B-v2", NEMOTRON_NANO_9B_V2)
     # the pattern's 4 '*' attention, 27 'M' Mamba-2 and 25 '-' MLP blocks (Jetson AI Lab model page: 27/25/4)
@@ -988,7 +1147,11 @@ def test_deepseek_v3_2_reads_the_sparse_attention_budget(tmp_path):
 
 @pytest.mark.parametrize(
     ("config", "shipped"),
-    [(QWEN3_NEXT_80B_A3B, "Qwen3-Next-80B-A3B"), (NEMOTRON_NANO_9B_V2, "Nemotron-Nano-9B-v2")],
+    [
+        (QWEN3_NEXT_80B_A3B, "Qwen3-Next-80B-A3B"),
+        (NEMOTRON_NANO_9B_V2, "Nemotron-Nano-9B-v2"),
+        (QWEN3_5_35B_A3B, "Qwen3.5-35B-A3B"),
+    ],
 )
 def test_imported_hybrid_computes_like_the_shipped_row(tmp_path, catalog_dir, catalog, config, shipped):
     path = write_config(tmp_path / "m", config)
@@ -1042,3 +1205,18 @@ def test_jamba_layer_kinds_experts_and_published_counts(tmp_path):
     # "52B total / 12B active" (AI21's Jamba model card and paper, arXiv 2403.19887)
     assert m.params / 1e9 == pytest.approx(52, rel=0.01)
     assert m.active_params / 1e9 == pytest.approx(12, rel=0.015)
+
+
+def test_imported_llama_4_keeps_the_shipped_rows_kv_and_experts(tmp_path, catalog_dir, catalog):
+    path = write_config(tmp_path / "m", LLAMA_4_SCOUT)
+    assert run_add(catalog_dir, "--from-config", str(path), "--name", "imported").exit_code == 0
+    imported = load_table(MODEL, catalog_dir).find("imported")
+    row = load_table(MODEL, CATALOG_DIR).find("Llama-4-Scout-17B-16E")
+    for column in ("layers", "kv_heads", "head_dim", "sliding_window", "sliding_layers", "experts", "active_experts"):
+        assert imported[column] == row[column], column
+    assert imported["expert_params_b"] == pytest.approx(row["expert_params_b"], abs=0.005)
+    # the KV cache follows the layer kinds alone (the shipped row's 109B total counts the vision encoder too)
+    base = dict(context_tokens=32768, gpu_name="H100 SXM 80GB", n_gpus=4, concurrent_users=8)
+    mine = compute(base | model_settings(path, None, "imported"), catalog)
+    theirs = compute(base | {"model_name": "Llama-4-Scout-17B-16E"}, catalog)
+    assert mine["kv_cache_gb_per_user"] == pytest.approx(theirs["kv_cache_gb_per_user"], rel=1e-9)

@@ -54,13 +54,16 @@ def price_rows(catalog: dict, today: dt.date, stale_only: bool) -> list[dict[str
     rows = []
     for key, column, unit in PRICED:
         for rec in catalog[key].rows:
-            if rec[column] is None or not rec["as_of"]:
+            price, as_of = rec[column], rec["as_of"]
+            if key == "gpu" and rec["street_price_usd"]:  # the street price is the one used, with its own date
+                price, as_of = rec["street_price_usd"], rec["street_as_of"]
+            if price is None or not as_of:
                 continue
-            age = price_age_months(str(rec["as_of"]), today)
+            age = price_age_months(str(as_of), today)
             if stale_only and age <= STALE_MONTHS:
                 continue
             rows.append(
-                {"catalog": key, "name": rec["name"], "price": rec[column], "unit": unit, "as_of": str(rec["as_of"])}
+                {"catalog": key, "name": rec["name"], "price": price, "unit": unit, "as_of": str(as_of)}
                 | {"age_months": round(age, 1)}
             )
     return sorted(rows, key=lambda r: (-float(r["age_months"]), str(r["catalog"]), str(r["name"])))

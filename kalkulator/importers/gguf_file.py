@@ -268,6 +268,7 @@ def _derive(path: Path, reader: Any, size: int, name: str | None) -> DerivedMode
         raise ModelFileError(f"{path}: no tensors in the file")
 
     window, sliding_layers = _sliding(meta, arch, layers, context, notes)
+    linear_layers, ffn_layers, state_bytes = _layer_kinds(meta, arch, layers, notes)
     quant = _quant_name(meta.get("general.file_type"))
     general_name = meta.get("general.name")
     bpw = 8 * weight_bytes / params
@@ -293,6 +294,9 @@ def _derive(path: Path, reader: Any, size: int, name: str | None) -> DerivedMode
         kv_latent_dim=kv_latent,
         sliding_window=window,
         sliding_layers=sliding_layers,
+        linear_layers=linear_layers,
+        ffn_layers=ffn_layers,
+        state_bytes=state_bytes,
         experts=experts,
         active_experts=used,
         expert_params=routed,
@@ -331,3 +335,44 @@ def _sliding(meta: _Meta, arch: str, layers: int, context: int, notes: list[str]
         return 0, 0
     notes.append(f"sliding-window layers: {how}")
     return window, count
+
+
+def _layer_kinds(meta: _Meta, arch: str, layers: int, notes: list[str]) -> tuple[int, int, int]:
+    """(linear/SSM layers, MLP-only layers, state bytes per sequence and linear layer) of a hybrid GGUF.
+
+    llama.cpp's keys: `{arch}.ssm.*` size the recurrent state; `{arch}.full_attention_interval` marks Gated DeltaNet
+    hybrids (qwen3next, qwen35, qwen35moe: a layer is recurrent unless (i + 1) % interval == 0); otherwise the
+    per-layer `{arch}.attention.head_count_kv` array (0 = no attention) and, for nemotron_h, the per-layer
+    `{arch}.feed_forward_length` (a block with neither is Mamba-2, with only a feed-forward is MLP-only).
+    The state is counted at 2 bytes per value like the config importer (llama.cpp keeps it in F32: twice that).
+    """
+    kernel = meta.whole(f"{arch}.ssm.conv_kernel", required=False)
+    if not kernel:
+        return 0, 0, 0
+    state_size, inner = meta.whole(f"{arch}.ssm.state_size"), meta.whole(f"{arch}.ssm.inner_size")
+    groups = meta.whole(f"{arch}.ssm.group_count", required=False) or 0
+    interval = meta.whole(f"{arch}.full_attention_interval", required=False)
+    ffn = 0
+    if interval:
+        linear = sum(1 for i in range(layers) if (i + 1) % interval)
+        how = f"one full-attention layer in {interval} ({arch}.full_attention_interval), the rest Gated DeltaNet"
+    else:
+        kv = meta.get(f"{arch}.attention.head_count_kv")
+        if not isinstance(kv, list) or len(kv) != layers:
+            notes.append(f"{arch}.ssm.* present but no per-layer {arch}.attention.head_count_kv: layer kinds not read")
+            return 0, 0, 0
+        mixerless = [i for i in range(layers) if kv[i] == 0]
+        if arch.startswith("nemotron_h"):
+            ff = meta.get(f"{arch}.feed_forward_length")
+            if not isinstance(ff, list) or len(ff) != layers:
+                raise ModelFileError(f"{meta.path}: {arch}.feed_forward_length: expected a list of {layers} values")
+            ffn = sum(1 for i in mixerless if ff[i] > 0)
+        linear = len(mixerless) - ffn
+        how = f"per-layer {arch}.attention.head_count_kv: {layers - linear - ffn} attention, {linear} SSM, {ffn} MLP"
+    conv = (kernel - 1) * (inner + 2 * groups * state_size)
+    state = (inner * state_size + conv) * 2
+    notes.append(
+        f"layer kinds: {how}; state per sequence and linear layer: {inner} x {state_size} recurrent + {kernel - 1} "
+        f"x {inner + 2 * groups * state_size} convolution values = {state:,} bytes"
+    )
+    return linear, ffn, state

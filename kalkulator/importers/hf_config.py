@@ -49,13 +49,14 @@ class _Spec:
     qk_norm: bool = False  # per-head RMSNorm on q and k (Qwen3, Gemma 3)
     norms_per_layer: int = 2
     tied_default: bool = False
-    moe: str = ""  # mixtral | qwen | deepseek | gpt-oss
-    window: str = "none"  # none | all | qwen | alternate | pattern | off
+    moe: str = ""  # mixtral | qwen | deepseek | gpt-oss | jamba | llama4
+    window: str = "none"  # none | all | qwen | alternate | pattern | off | chunked (Llama 4)
     sinks: bool = False
     mla: bool = False
     nested: bool = False  # text model under text_config
     hybrid: str = ""  # qwen3-next (Gated DeltaNet + gated attention) | nemotron-h (Mamba-2, attention, MLP blocks)
     sparse: bool = False  # DeepSeek-V3.2 sparse attention (lightning indexer, index_topk)
+    vision: bool = True  # count a nested config's vision tower (Gemma 3's SigLIP); False: not read, noted
     defaults: dict[str, Any] = field(default_factory=dict)
 
 
@@ -87,6 +88,15 @@ ARCHITECTURES: dict[str, _Spec] = {
     "Qwen3NextForCausalLM": _Spec("Qwen3-Next", bias="config", qk_norm=True, moe="qwen", hybrid="qwen3-next"),
     "NemotronHForCausalLM": _Spec("Nemotron-H", norms_per_layer=1, hybrid="nemotron-h"),
     "JambaForCausalLM": _Spec("Jamba", moe="jamba", hybrid="jamba"),
+    # Qwen3.5: Qwen3-Next's layers (Gated DeltaNet + gated attention, MoE with a shared expert) in a multimodal
+    # config; the text model sits under text_config and its vision tower (not SigLIP) is not counted.
+    "Qwen3_5MoeForCausalLM": _Spec("Qwen3.5", bias="config", qk_norm=True, moe="qwen", hybrid="qwen3-next"),
+    "Qwen3_5MoeForConditionalGeneration": _Spec(
+        "Qwen3.5", bias="config", qk_norm=True, moe="qwen", hybrid="qwen3-next", nested=True, vision=False
+    ),
+    # Llama 4: MoE with a shared expert on every interleave_moe_layer_step-th layer, chunked attention on the RoPE
+    # layers (three in four), under text_config; the vision tower (not SigLIP) is not counted.
+    "Llama4ForConditionalGeneration": _Spec("Llama 4", moe="llama4", window="chunked", nested=True, vision=False),
     "GptOssForCausalLM": _Spec("gpt-oss", bias="config", moe="gpt-oss", window="alternate", sinks=True),
 }
 
@@ -275,6 +285,16 @@ def _moe(c: _Fields, spec: _Spec, hidden: int, layers: int) -> _Ffn:
         expert = _gated_mlp(hidden, c.int("intermediate_size"))
         period, offset = c.int("expert_layer_period", 2), c.int("expert_layer_offset", 1, low=0)
         sparse = [i for i in range(layers) if i % period == offset] if experts > 1 else []
+    elif spec.moe == "llama4":
+        experts, used = c.int("num_local_experts"), c.int("num_experts_per_tok")
+        expert = _gated_mlp(hidden, c.int("intermediate_size"))
+        shared = expert  # one shared expert of the routed experts' size on every MoE layer
+        listed = c.data.get("moe_layers")
+        if isinstance(listed, list) and all(isinstance(i, int) and 0 <= i < layers for i in listed):
+            sparse = sorted(set(listed))
+        else:
+            step = c.int("interleave_moe_layer_step", 1)
+            sparse = [i for i in range(layers) if (i + 1) % step == 0]
     elif spec.moe == "qwen":
         experts, used = c.int("num_experts"), c.int("num_experts_per_tok")
         expert = _gated_mlp(hidden, c.int("moe_intermediate_size"))
@@ -294,7 +314,8 @@ def _moe(c: _Fields, spec: _Spec, hidden: int, layers: int) -> _Ffn:
         raise ModelFileError(f"{c.where('num_experts_per_tok')}: {used} active experts but only {experts} experts")
     n_sparse = len(sparse)
     if n_sparse < layers:
-        ffn.dense = (layers - n_sparse) * _gated_mlp(hidden, c.int("intermediate_size"))
+        dense_key = "intermediate_size_mlp" if spec.moe == "llama4" else "intermediate_size"
+        ffn.dense = (layers - n_sparse) * _gated_mlp(hidden, c.int(dense_key))
     ffn.routed = n_sparse * experts * expert
     ffn.shared = n_sparse * shared
     ffn.routers = n_sparse * (experts * hidden + router_bias)
@@ -329,6 +350,17 @@ def _sliding(c: _Fields, spec: _Spec, layers: int, max_context: int, notes: list
         window = c.int("sliding_window")
         pattern = 2 if spec.window == "alternate" else c.int("sliding_window_pattern")
         count, how = sliding_from_pattern(layers, pattern), f"one layer in {pattern} global, the rest local"
+    elif spec.window == "chunked":
+        window = c.int("attention_chunk_size", 0, low=0)
+        rope = c.data.get("no_rope_layers")  # 1 = RoPE layer with chunked attention, 0 = NoPE layer, full attention
+        if isinstance(rope, list) and len(rope) == layers and all(v in (0, 1) for v in rope):
+            count, how = sum(rope), "the RoPE layers of no_rope_layers (attention_chunk_size; chunks as a window)"
+        else:
+            interval = c.int("no_rope_layer_interval", 4)
+            count = layers - layers // interval
+            how = f"all but one layer in {interval} (attention_chunk_size; chunks as a window)"
+        if not window:
+            return 0, 0
     elif spec.window == "all" and window:
         count, how = layers, "every layer"
     elif spec.window == "qwen" and window and c.flag("use_sliding_window", False):
@@ -529,14 +561,17 @@ def read_config(path: Path, name: str | None = None) -> DerivedModel:
     parts.update({"dense MLP": ffn.dense, "routed experts": ffn.routed, "shared experts": ffn.shared})
     parts.update({"routers": ffn.routers, "norms": (layers * spec.norms_per_layer + 1) * hidden})
     if spec.nested and data.get("vision_config") is not None:
-        parts["vision tower"], parts["multimodal projector"] = _siglip(path, data["vision_config"], hidden)
-        notes.append("includes the vision tower, which stays in memory beside the text model")
+        if spec.vision:
+            parts["vision tower"], parts["multimodal projector"] = _siglip(path, data["vision_config"], hidden)
+            notes.append("includes the vision tower, which stays in memory beside the text model")
+        else:
+            notes.append("the vision tower (vision_config) is not counted: text model only")
     parts = {k: v for k, v in parts.items() if v}
     if tied:
         notes.append("output head tied to the token embeddings (counted once)")
     if c.defaulted:
         notes.append(f"transformers' config defaults for fields the file omits: {', '.join(c.defaulted)}")
-    mtp = data.get("num_nextn_predict_layers")
+    mtp = data.get("num_nextn_predict_layers", c.data.get("mtp_num_hidden_layers"))
     if isinstance(mtp, int) and mtp > 0:
         notes.append(f"{mtp} multi-token-prediction layer(s) in the checkpoint not counted (not used to decode)")
     total = sum(parts.values())

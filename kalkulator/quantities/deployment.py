@@ -243,21 +243,29 @@ QUANTITIES = (
         "gpu_price_usd",
         "Harga GPU",
         "GPU price",
-        "Price per GPU: the board's price ÷ its GPUs for GPUs sold only on boards, else the GPU catalog's list "
-        "or street price (0 when the catalog has none: type a quote).",
-        "Katalog GPU: kolom price_usd; " + BOARDS,
+        "Price per GPU: the board's price ÷ its GPUs for GPUs sold only on boards, else the GPU catalog's street "
+        "price where it has one, else its list price (0 when the catalog has none: type a quote).",
+        "GPU catalog: column street_price_usd, else price_usd; " + BOARDS,
         expr=IF(
             R("board_row") > 0,
             INDEX(Col("board", "price_usd"), R("board_row")) / INDEX(Col("board", "gpus"), R("board_row")),
-            IF(R("gpu_row") > 0, INDEX(Col("gpu", "price_usd"), R("gpu_row")), 0),
+            IF(
+                R("gpu_row") > 0,
+                IF(
+                    INDEX(Col("gpu", "street_price_usd"), R("gpu_row")) > 0,
+                    INDEX(Col("gpu", "street_price_usd"), R("gpu_row")),
+                    INDEX(Col("gpu", "price_usd"), R("gpu_row")),
+                ),
+                0,
+            ),
         ),
         overridable=True,
         catalog_column=("gpu", "price_usd"),
         doc_id=(
             "Harga per GPU: harga board ÷ GPU-nya untuk GPU yang hanya dijual di board, selain itu "
-            "harga daftar atau pasar di katalog GPU (0 bila tidak ada: ketik penawaran)."
+            "harga jalanan di katalog GPU bila ada, selain itu harga daftarnya (0 bila tidak ada: ketik penawaran)."
         ),
-        source_id="Katalog GPU: kolom price_usd; katalog board GPU",
+        source_id="Katalog GPU: kolom street_price_usd, selain itu price_usd; katalog board GPU",
     ),
     lookup(
         "server_capex_idr",

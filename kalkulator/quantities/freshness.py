@@ -47,18 +47,27 @@ QUANTITIES = (
         "gpu_price_as_of_text",
         "Tanggal harga GPU",
         "Date of the GPU price",
-        "as_of of the board row for GPUs sold on boards, else of the GPU row (blank for a GPU typed by hand).",
-        "Katalog GPU dan board: kolom as_of",
+        "as_of of the board row for GPUs sold on boards, else street_as_of of the GPU row when its street price "
+        "is the one used, else its as_of (blank for a GPU typed by hand).",
+        "GPU and board catalogs: columns as_of and street_as_of",
         expr=IF(
             R("board_row") > 0,
             INDEX(Col("board", "as_of"), R("board_row")),
-            IF(R("gpu_row") > 0, INDEX(Col("gpu", "as_of"), R("gpu_row")), ""),
+            IF(
+                R("gpu_row") > 0,
+                IF(
+                    INDEX(Col("gpu", "street_price_usd"), R("gpu_row")) > 0,
+                    INDEX(Col("gpu", "street_as_of"), R("gpu_row")),
+                    INDEX(Col("gpu", "as_of"), R("gpu_row")),
+                ),
+                "",
+            ),
         ),
         doc_id=(
-            "Tanggal (as_of) baris board untuk GPU yang dijual per board, selain itu baris GPU (kosong "
-            "untuk GPU yang diisi manual)."
+            "Tanggal (as_of) baris board untuk GPU yang dijual per board, selain itu street_as_of baris GPU bila "
+            "harga jalanannya yang dipakai, selain itu as_of-nya (kosong untuk GPU yang diisi manual)."
         ),
-        source_id="Katalog GPU dan board: kolom as_of",
+        source_id="Katalog GPU dan board: kolom as_of dan street_as_of",
     ),
     _as_of(
         "api_price_as_of_text",
