@@ -11,8 +11,8 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
-from kalkulator.build import build
 from kalkulator.cli import main
+from kalkulator.workbook.build import build
 from kalkulator.workbook.verify import Evaluator
 
 
@@ -302,7 +302,7 @@ def test_list_json(what, name, expected):
 
 @pytest.mark.parametrize("what", ["apis", "tariffs", "clouds", "hosting", "engines", "quants", "kv-cache", "workloads"])
 def test_every_catalog_list_has_a_header_and_its_rows(what, catalog):
-    from kalkulator.cli.catalog import LISTS
+    from kalkulator.cli.catalog_commands import LISTS
 
     result = CliRunner().invoke(main, ["list", what, "--wide"])  # --wide: the header on one line
     assert result.exit_code == 0, result.stderr

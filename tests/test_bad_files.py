@@ -23,7 +23,7 @@ from conftest import LLAMA_3_8B
 
 from kalkulator.catalog import CatalogError, load_catalog
 from kalkulator.cli import main
-from kalkulator.paths import CATALOG_DIR
+from kalkulator.io.paths import CATALOG_DIR
 
 
 def run(*args: str):
@@ -194,7 +194,7 @@ def test_csv_output_escapes_formula_looking_text(tmp_path, name):
     ],
 )
 def test_csv_cell_escapes_text_only(value, written):
-    from kalkulator.batch import _csv_cell
+    from kalkulator.scenario.batch import _csv_cell
 
     assert _csv_cell(value) == written
 

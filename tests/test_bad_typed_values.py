@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from kalkulator.expr import XlError
+from kalkulator.engine.expr import XlError
 from kalkulator.workbook.verify import Evaluator, normalise
 
 TEXT = "abc"

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from kalkulator.cli import main
-from kalkulator.paths import CATALOG_DIR
+from kalkulator.io.paths import CATALOG_DIR
 
 
 def run(*args: str):
@@ -113,7 +113,7 @@ def test_verify_does_not_follow_a_formula_into_another_file(tmp_path):
     """A formula naming a workbook elsewhere ('/etc/[passwd]Sheet1'!A1) would make an evaluator open that file."""
     import zipfile
 
-    from kalkulator.paths import default_out_dir
+    from kalkulator.io.paths import default_out_dir
 
     shipped = default_out_dir() / "kalkulator.xlsx"
     linked = tmp_path / "linked.xlsx"

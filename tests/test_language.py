@@ -29,7 +29,7 @@ import openpyxl
 import pytest
 
 from kalkulator.catalog import SCHEMAS
-from kalkulator.expr import Msg, Node
+from kalkulator.engine.expr import Msg, Node
 from kalkulator.quantities import QUANTITIES, UNITS
 from kalkulator.workbook.layout import TEMPLATES
 

@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from kalkulator.cli import main
-from kalkulator.paths import CATALOG_DIR
-from kalkulator.plan import MODE_TCO
+from kalkulator.io.paths import CATALOG_DIR
 from kalkulator.scenario import compute
+from kalkulator.scenario.planner import MODE_TCO
 
 
 def run(*args: str):

@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 from openpyxl.utils import column_index_from_string
 
-from kalkulator.build import build, verification_passes
 from kalkulator.catalog import load_catalog
+from kalkulator.workbook.build import build, verification_passes
 from kalkulator.workbook.layout import Cell, Conditional, FormulaCell, Layout
 from kalkulator.workbook.verify import parts, verify
 from kalkulator.workbook.writer import render
@@ -226,7 +226,7 @@ def test_failed_build_leaves_previous_file(tmp_path, catalog_copy):
     from click.testing import CliRunner
 
     from kalkulator.cli import main
-    from kalkulator.paths import default_out_dir
+    from kalkulator.io.paths import default_out_dir
 
     out = tmp_path / "dist"
     out.mkdir()
@@ -243,7 +243,7 @@ def test_failed_build_leaves_previous_file(tmp_path, catalog_copy):
 def test_interrupted_write_keeps_previous_file(tmp_path, monkeypatch):
     import os
 
-    from kalkulator.files import write_atomic
+    from kalkulator.io.files import write_atomic
 
     target = tmp_path / "kalkulator.xlsx"
     target.write_bytes(b"previous")

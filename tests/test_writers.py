@@ -23,9 +23,9 @@ from click.testing import CliRunner
 from conftest import LLAMA_3_8B
 
 from kalkulator.cli import main
-from kalkulator.files import OutputError, check_output, write_atomic
-from kalkulator.staging import write_outputs
-from kalkulator.textout import NULL_BECAUSE, json_text
+from kalkulator.io.files import OutputError, check_output, write_atomic
+from kalkulator.io.staging import write_outputs
+from kalkulator.io.textout import NULL_BECAUSE, json_text
 
 REPO = Path(__file__).resolve().parents[1]
 

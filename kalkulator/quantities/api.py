@@ -5,8 +5,8 @@ Both chains are one definition (`api_chain`) used twice with a name prefix, like
 
 from __future__ import annotations
 
-from kalkulator.catalog_schema import field_of
-from kalkulator.expr import AND, EQ, IF, IFERROR, INDEX, JOIN, MATCH, OR, Col, Msg, R, safe_div
+from kalkulator.catalog.schema import field_of
+from kalkulator.engine.expr import AND, EQ, IF, IFERROR, INDEX, JOIN, MATCH, OR, Col, Msg, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_API = "Buku, Bab harga API Indonesia: USD × kurs + PPN 11 % + PPh 22"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, EQ, IF, LN, MAX, MIN, OR, ROUND, ROUNDDOWN, Msg, Node, R, safe_div
+from kalkulator.engine.expr import AND, EQ, IF, LN, MAX, MIN, OR, ROUND, ROUNDDOWN, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
 
 BOOK_BE = "Buku, Bab break-even: BE (bulan) = Total Capex / (Biaya API per bulan − Biaya Opex per bulan)"

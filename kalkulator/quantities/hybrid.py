@@ -7,7 +7,7 @@ goes to the cheaper of the API and cloud GPUs rented for those hours.
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, IF, MAX, MIN, ROUND, ROUNDUP, Msg, Node, R, safe_div
+from kalkulator.engine.expr import AND, IF, MAX, MIN, ROUND, ROUNDUP, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
 
 BOOK_HYBRID = "Buku, Bab 17 studi kasus retail: baseline on-premise + API burst untuk beban puncak"

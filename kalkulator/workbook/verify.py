@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from kalkulator import forked
 from kalkulator.catalog import Catalog
-from kalkulator.expr import Value, XlError, xl_round, xl_rounddown, xl_roundup
-from kalkulator.graph import Graph, override_key
+from kalkulator.engine.expr import Value, XlError, xl_round, xl_rounddown, xl_roundup
+from kalkulator.engine.graph import Graph, override_key
+from kalkulator.io import forked
 from kalkulator.workbook.cells import FormulaCell, Layout
 from kalkulator.workbook.expected import InputSet, expected_values
 
@@ -336,7 +336,7 @@ def verify(
 
 def check_with_libreoffice(lang: str, catalog: Catalog, passes: list[InputSet], workdir: Path) -> Report:
     """Recalculate the workbook in LibreOffice once per input set (its inputs typed into the cells)."""
-    from kalkulator.build import build, workbook_name
+    from kalkulator.workbook.build import build, workbook_name
     from kalkulator.workbook.libreoffice import recalculate
 
     report = Report()

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 import xlsxwriter
 from xlsxwriter.utility import xl_cell_to_rowcol
 
-from kalkulator.expr import Value, XlError
+from kalkulator.engine.expr import Value, XlError
 from kalkulator.quantities.domains import Domain
 from kalkulator.workbook.cells import CHART_ROWS, Cell, Chart, FormulaCell, Layout
 
