@@ -6,8 +6,9 @@ Both chains are one definition (`api_chain`) used twice with a name prefix, like
 from __future__ import annotations
 
 from kalkulator.catalog.schema import field_of
-from kalkulator.engine.expr import AND, EQ, IF, IFERROR, INDEX, JOIN, MATCH, OR, Col, Msg, R, safe_div
+from kalkulator.engine.expr import EQ, IF, IFERROR, INDEX, JOIN, MATCH, OR, Col, Msg, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
+from kalkulator.quantities.breakeven import breakeven_or_why
 
 BOOK_API = "Buku, Bab harga API Indonesia: USD × kurs + PPN 11 % + PPh 22"
 BOOK_BE = "Buku, Bab break-even: BE (bulan) = Total Capex / (Biaya API per bulan − Biaya Opex per bulan)"
@@ -300,22 +301,10 @@ PREMIUM_MONEY = (
         "Capex ÷ the monthly saving against the premium API, at today's traffic; none when the saving is not "
         "positive or the months pass the GPUs' useful life.",
         BOOK_BE,
-        expr=IF(
-            AND(
-                R("premium_saving_idr_per_month") > 0,
-                safe_div(R("hardware_capex_idr"), R("premium_saving_idr_per_month")) <= R("lifetime_years") * 12,
-            ),
+        expr=breakeven_or_why(
             safe_div(R("hardware_capex_idr"), R("premium_saving_idr_per_month")),
-            IF(
-                R("premium_saving_idr_per_month") <= 0,
-                Msg(
-                    "tidak ada break-even: API lebih murah dari opex", "no break-even: the API costs less than the opex"
-                ),
-                Msg(
-                    "tidak ada break-even dalam umur ekonomis hardware",
-                    "no break-even within the hardware's useful life",
-                ),
-            ),
+            R("premium_saving_idr_per_month") > 0,
+            R("premium_saving_idr_per_month") <= 0,
         ),
         doc_id=(
             "Capex ÷ penghematan per bulan terhadap API premium, pada lalu lintas hari ini; tidak ada "

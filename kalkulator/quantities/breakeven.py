@@ -10,6 +10,25 @@ GROWTH = "Buku, studi kasus startup Bandung: traffic naik 10-20% per bulan; dere
 NEWTON = "Newton's method on the growth factor (1 + g)^m; a start that brackets the root from one side"
 
 
+NO_BREAKEVEN_API = Msg(
+    "tidak ada break-even: API lebih murah dari opex", "no break-even: the API costs less than the opex"
+)
+NO_BREAKEVEN_LIFE = Msg(
+    "tidak ada break-even dalam umur ekonomis hardware", "no break-even within the hardware's useful life"
+)
+
+
+def breakeven_or_why(months: Node, saves: Node, saves_nothing: Node) -> Node:
+    """The break-even rule, once for every comparison with an API: `months` when the fleet `saves` and the months
+    fall within the GPUs' useful life; else why there is none (`saves_nothing`: the API costs no more than the
+    opex, otherwise past the useful life)."""
+    return IF(
+        AND(saves, months <= R("lifetime_years") * 12),
+        months,
+        IF(saves_nothing, NO_BREAKEVEN_API, NO_BREAKEVEN_LIFE),
+    )
+
+
 def growth() -> Node:
     """Monthly traffic growth g as a fraction (0.1 for 10 %), to 1e-8: a smaller rate is no growth (1 + g would
     round to 1 and ln(1 + g) to 0)."""
@@ -248,32 +267,14 @@ QUANTITIES = (
         expr=IF(
             R("breakeven_in_growth_flag"),
             LN(R("breakeven_growth_ratio")) / LN(1 + growth()),
-            IF(
-                AND(
-                    R("breakeven_after_growth_saving_idr_per_month") > 0,
-                    R("growth_phase_months")
-                    + safe_div(
-                        R("hardware_capex_idr") - R("growth_phase_saving_idr"),
-                        R("breakeven_after_growth_saving_idr_per_month"),
-                    )
-                    <= R("lifetime_years") * 12,
-                ),
+            breakeven_or_why(
                 R("growth_phase_months")
                 + safe_div(
                     R("hardware_capex_idr") - R("growth_phase_saving_idr"),
                     R("breakeven_after_growth_saving_idr_per_month"),
                 ),
-                IF(
-                    AND(R("saving_idr_per_month") <= 0, R("breakeven_after_growth_saving_idr_per_month") <= 0),
-                    Msg(
-                        "tidak ada break-even: API lebih murah dari opex",
-                        "no break-even: the API costs less than the opex",
-                    ),
-                    Msg(
-                        "tidak ada break-even dalam umur ekonomis hardware",
-                        "no break-even within the hardware's useful life",
-                    ),
-                ),
+                R("breakeven_after_growth_saving_idr_per_month") > 0,
+                AND(R("saving_idr_per_month") <= 0, R("breakeven_after_growth_saving_idr_per_month") <= 0),
             ),
         ),
         doc_id=(
