@@ -274,3 +274,25 @@ def test_the_front_is_that_of_the_options_ranked_together(unmeasured):
         expected = o in group and not _dominated(o, group)
         assert o["pareto"] == expected, (o["gpu_name"], o["mode"], o["quant_name"], o["engine"])
     assert any(o["pareto"] for o in group)
+
+
+def test_each_candidate_splits_as_its_engine_row_says():
+    """The planner's split is the engine catalog's default_split (the rule split_type applies to `auto`), so an
+    edited row moves it: vLLM told to split by layers is searched with layer split."""
+    from dataclasses import replace
+
+    from kalkulator.catalog import load_catalog
+    from kalkulator.scenario.planner import candidates
+
+    catalog = load_catalog()
+    shipped = {(c["engine"], c["split_mode"]) for c in candidates(catalog, {}, gpus="RTX 4090", sizes=(2,))}
+    # engines.csv: llama.cpp's default split is layer (its README), vLLM's tensor (tensor_parallel_size)
+    assert shipped == {("llama.cpp", "layer"), ("vllm", "tensor")}
+
+    engines = catalog["engine"]
+    edited = tuple({**r, "default_split": "layer"} if r["name"] == "vllm" else r for r in engines.rows)
+    flipped = replace(catalog, tables={**catalog.tables, "engine": replace(engines, rows=edited)})
+    assert {(c["engine"], c["split_mode"]) for c in candidates(flipped, {}, gpus="RTX 4090", sizes=(2,))} == {
+        ("llama.cpp", "layer"),
+        ("vllm", "layer"),
+    }

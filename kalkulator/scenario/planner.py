@@ -336,7 +336,7 @@ def candidates(
     for gpu, n, quant, engine in itertools.product(gpu_names, sizes, quant_names, engine_names):
         if not _has_units(catalog, gpu, quant):
             continue
-        split = "layer" if engine in ("llama.cpp", "exllamav2") else "tensor"
+        split = catalog["engine"].find(engine)["default_split"]  # the engine's own split, as split_type's auto
         scenario = {**base, "gpu_name": gpu, "n_gpus": float(n), "split_mode": split, "quant_name": quant}
         scenario["engine"] = engine
         if graph is not None:
