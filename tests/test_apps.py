@@ -187,6 +187,7 @@ def test_no_dedicated_offer_shows_its_reason_not_rp_0(books, lang, reason):
     assert on_tco == [reason]
 
 
+@pytest.mark.slow
 def test_a_dedicated_offer_gets_its_bar(catalog):
     """A100 PCIe 80GB: the book's 4× A100 plan at Rp 80 million a month, i.e. Rp 20 million per GPU."""
     built = build("en", catalog, values={"gpu_name": "A100 PCIe 80GB", "staff_idr_per_month": 0, "horizon_years": 3})
@@ -258,6 +259,7 @@ def test_english_sources_are_english(books):
     assert any(n.endswith("[Book, chapter TCO: 3 and 5 years]") for n in notes)
 
 
+@pytest.mark.slow
 def test_build_says_what_it_wrote(tmp_path):
     result = CliRunner().invoke(main, ["build", "--lang", "en", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.stderr

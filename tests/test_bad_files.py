@@ -280,6 +280,7 @@ def _drop_rows(path: Path, *prefixes: str) -> None:
     path.write_text("".join(line for line in lines if not line.startswith(prefixes)), encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_catalog_without_the_defaults_builds_with_notes(catalog_copy, tmp_path):
     _drop_rows(catalog_copy / "gpus.csv", "RTX 4090 24GB,")
     _drop_rows(catalog_copy / "models.csv", "Llama-3.1-8B,")
@@ -331,6 +332,7 @@ def test_verify_a_foreign_workbook(tmp_path):
     assert_clear_error(run("verify", str(path)), f"{path}: not a kalkulator workbook")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", ["truncated", "bit flip"])
 def test_build_check_reports_a_corrupt_workbook(tmp_path, corrupt_workbooks, case):
     out = tmp_path / "dist"
@@ -355,6 +357,7 @@ def test_out_under_a_file(tmp_path):
     assert_clear_error(run("preview", "--out", str(out / "p.html")), "is a file, not a folder")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc")
 def test_out_in_a_folder_nobody_can_create():
     assert_clear_error(run("build", "--out", "/proc/kalkulator-dist"), "--out: /proc/kalkulator-dist: cannot write")

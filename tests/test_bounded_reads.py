@@ -100,6 +100,7 @@ def test_a_zip_bomb_workbook_is_refused_before_it_is_unzipped(tmp_path):
     assert "part xl/worksheets/sheet1.xml unzips" in result.stderr and "zip bomb" in result.stderr
 
 
+@pytest.mark.slow
 def test_build_check_reports_a_zip_bomb_in_dist_as_unreadable(tmp_path):
     out = tmp_path / "dist"
     assert run("build", "--out", str(out)).exit_code == 0
