@@ -194,10 +194,12 @@ def test_english_workbook_has_english_sheets(built_en):
     assert [t for _, t in built_en.layout.sheets][:3] == ["Guide", "Assumptions", "GPU Catalog"]
 
 
+@pytest.mark.slow
 def test_two_builds_are_byte_identical(catalog, built_id):
     assert build("id", catalog).data == built_id.data  # the session's build and a second one
 
 
+@pytest.mark.slow
 def test_catalog_text_is_never_a_formula(catalog_copy, tmp_path):
     path = catalog_copy / "gpus.csv"
     with open(path, newline="", encoding="utf-8") as fh:
