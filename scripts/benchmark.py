@@ -21,8 +21,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from kalkulator.build import build, verification_passes
 from kalkulator.catalog import load_catalog
+from kalkulator.workbook.build import build, verification_passes
 from kalkulator.workbook.libreoffice import soffice
 from kalkulator.workbook.verify import InputSet, check_with_libreoffice, verify
 
@@ -135,7 +135,7 @@ def preview_page(n: int) -> None:
     import re
     import shutil
 
-    from kalkulator.preview import render
+    from kalkulator.preview.page import render
 
     html = render(load_catalog()).encode("utf-8")
     chromium = shutil.which("chromium")

@@ -11,9 +11,9 @@ import io
 import sys
 from pathlib import Path
 
-from kalkulator.api_price_check import cited_entry
-from kalkulator.files import replace_synced, write_synced
-from kalkulator.paths import CATALOG_DIR
+from kalkulator.catalog.api_price_check import cited_entry
+from kalkulator.io.files import replace_synced, write_synced
+from kalkulator.io.paths import CATALOG_DIR
 
 TARGET = Path(__file__).resolve().parents[1] / "tests" / "data" / "genai_prices_snapshot.csv"
 

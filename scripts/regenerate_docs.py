@@ -17,7 +17,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from kalkulator.cli import main
-from kalkulator.files import write_atomic
+from kalkulator.io.files import write_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,8 +32,8 @@ def replace_block(text: str, begin: str, end: str, body: str, where: str) -> str
 
 def accuracy_blocks() -> dict[str, str]:
     """The generated parts of docs/accuracy.md, by marker name, and the README summary."""
-    from kalkulator.calibration import MAX_RUN_SPREAD, summary_line, uncalibrated_line
-    from kalkulator.cli.calibration import (
+    from kalkulator.calibration.fit import MAX_RUN_SPREAD, summary_line, uncalibrated_line
+    from kalkulator.cli.calibration_commands import (
         accuracy_tables,
         format_concurrency,
         format_engines,

@@ -10,13 +10,13 @@ import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from kalkulator.build import build
 from kalkulator.catalog import load_catalog
-from kalkulator.graph import Graph
-from kalkulator.paths import CATALOG_DIR
+from kalkulator.engine.graph import Graph
+from kalkulator.io.paths import CATALOG_DIR
 from kalkulator.quantities import QUANTITIES
 from kalkulator.quantities.domains import domain_of, settable_numbers
 from kalkulator.scenario import compute
+from kalkulator.workbook.build import build
 
 # In CI the property tests replay the same examples every run: a failure there is reproducible, never flaky.
 settings.register_profile("ci", derandomize=True)

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from kalkulator.cli import main
-from kalkulator.paths import CATALOG_DIR
+from kalkulator.io.paths import CATALOG_DIR
 from kalkulator.quantities.api import NEAREST_BY_CLASS
 
 USD_IDR, VAT = 16_500, 1.11  # the catalog's default rate; API and cloud prices carry PPN 11 %

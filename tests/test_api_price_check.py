@@ -7,8 +7,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from kalkulator.api_price_check import Entry, cited_entry, compare, read_snapshot
-from kalkulator.paths import CATALOG_DIR
+from kalkulator.catalog.api_price_check import Entry, cited_entry, compare, read_snapshot
+from kalkulator.io.paths import CATALOG_DIR
 
 SNAPSHOT = Path(__file__).parent / "data" / "genai_prices_snapshot.csv"
 

@@ -11,8 +11,8 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
-from kalkulator.build import build
 from kalkulator.cli import main
+from kalkulator.workbook.build import build
 from kalkulator.workbook.cells import NAME_COL, NOTE_COL
 from kalkulator.workbook.xltext import XlBook
 
@@ -188,6 +188,7 @@ def test_no_dedicated_offer_shows_its_reason_not_rp_0(books, lang, reason):
     assert on_tco == [reason]
 
 
+@pytest.mark.slow
 def test_a_dedicated_offer_gets_its_bar(catalog):
     """A100 PCIe 80GB: the book's 4× A100 plan at Rp 80 million a month, i.e. Rp 20 million per GPU."""
     built = build("en", catalog, values={"gpu_name": "A100 PCIe 80GB", "staff_idr_per_month": 0, "horizon_years": 3})
@@ -259,6 +260,7 @@ def test_english_sources_are_english(books):
     assert any(n.endswith("[Book, chapter TCO: 3 and 5 years]") for n in notes)
 
 
+@pytest.mark.slow
 def test_build_says_what_it_wrote(tmp_path):
     result = CliRunner().invoke(main, ["build", "--lang", "en", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.stderr
@@ -303,7 +305,7 @@ def test_list_json(what, name, expected):
 
 @pytest.mark.parametrize("what", ["apis", "tariffs", "clouds", "hosting", "engines", "quants", "kv-cache", "workloads"])
 def test_every_catalog_list_has_a_header_and_its_rows(what, catalog):
-    from kalkulator.cli.catalog import LISTS
+    from kalkulator.cli.catalog_commands import LISTS
 
     result = CliRunner().invoke(main, ["list", what, "--wide"])  # --wide: the header on one line
     assert result.exit_code == 0, result.stderr

@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from kalkulator.catalog import CatalogError, load_catalog
-from kalkulator.paths import CATALOG_DIR
+from kalkulator.io.paths import CATALOG_DIR
 
 
 def speed_row(name: str) -> dict:

@@ -12,8 +12,8 @@ from conftest import TYPED
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kalkulator.arrays import MISSING, evaluate_array, evaluate_many, pack, rows, same
-from kalkulator.expr import (
+from kalkulator.engine.arrays import MISSING, evaluate_array, evaluate_many, pack, rows, same
+from kalkulator.engine.expr import (
     AND,
     DIV0,
     EQ,
@@ -41,7 +41,7 @@ from kalkulator.expr import (
     evaluate,
     lift,
 )
-from kalkulator.graph import Graph
+from kalkulator.engine.graph import Graph
 from kalkulator.quantities import QUANTITIES
 from kalkulator.quantities.domains import domain_of
 

@@ -23,7 +23,7 @@ from conftest import LLAMA_3_8B
 
 from kalkulator.catalog import CatalogError, load_catalog
 from kalkulator.cli import main
-from kalkulator.paths import CATALOG_DIR
+from kalkulator.io.paths import CATALOG_DIR
 
 
 def run(*args: str):
@@ -194,7 +194,7 @@ def test_csv_output_escapes_formula_looking_text(tmp_path, name):
     ],
 )
 def test_csv_cell_escapes_text_only(value, written):
-    from kalkulator.batch import _csv_cell
+    from kalkulator.scenario.batch import _csv_cell
 
     assert _csv_cell(value) == written
 
@@ -280,6 +280,7 @@ def _drop_rows(path: Path, *prefixes: str) -> None:
     path.write_text("".join(line for line in lines if not line.startswith(prefixes)), encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_catalog_without_the_defaults_builds_with_notes(catalog_copy, tmp_path):
     _drop_rows(catalog_copy / "gpus.csv", "RTX 4090 24GB,")
     _drop_rows(catalog_copy / "models.csv", "Llama-3.1-8B,")

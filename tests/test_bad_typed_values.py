@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from kalkulator.expr import XlError
+from kalkulator.engine.expr import XlError
 from kalkulator.workbook.verify import normalise
 from kalkulator.workbook.xltext import XlBook
 
@@ -54,6 +54,7 @@ def test_every_numeric_input_has_a_message_cell(built_en):
     assert {"n_gpus", "tokens_per_month", "usd_idr", "horizon_years"} <= set(names)
 
 
+@pytest.mark.slow
 def test_text_in_each_numeric_input_stays_local(built_en, model):
     ev, cells, key = model
     layout, graph = built_en.layout, built_en.graph

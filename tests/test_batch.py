@@ -8,8 +8,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from kalkulator import batch
 from kalkulator.cli import main
+from kalkulator.scenario import batch
 
 ROWS = (
     "gpu_name,model_name,quant_name,concurrent_users,context_tokens,decode_tok_s\n"

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from standins import ZERO, device_node, unix_socket
 
 from kalkulator.cli import main
-from kalkulator.paths import CATALOG_DIR
+from kalkulator.io.paths import CATALOG_DIR
 
 
 def run(*args: str):
@@ -109,6 +109,7 @@ def test_a_zip_bomb_workbook_is_refused_before_it_is_unzipped(tmp_path):
     assert "part xl/worksheets/sheet1.xml unzips" in result.stderr and "zip bomb" in result.stderr
 
 
+@pytest.mark.slow
 def test_build_check_reports_a_zip_bomb_in_dist_as_unreadable(tmp_path):
     out = tmp_path / "dist"
     assert run("build", "--out", str(out)).exit_code == 0
@@ -122,7 +123,7 @@ def test_verify_does_not_follow_a_formula_into_another_file(tmp_path):
     """A formula naming a workbook elsewhere ('/etc/[passwd]Sheet1'!A1) would make an evaluator open that file."""
     import zipfile
 
-    from kalkulator.paths import default_out_dir
+    from kalkulator.io.paths import default_out_dir
 
     shipped = default_out_dir() / "kalkulator.xlsx"
     linked = tmp_path / "linked.xlsx"

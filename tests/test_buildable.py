@@ -11,11 +11,11 @@ import math
 import pytest
 from click.testing import CliRunner
 
+from kalkulator.calibration.support_evidence import measured_keys
 from kalkulator.catalog import load_catalog
 from kalkulator.cli import main
-from kalkulator.paths import CALIBRATION_DIR, CATALOG_DIR
+from kalkulator.io.paths import CALIBRATION_DIR, CATALOG_DIR
 from kalkulator.scenario import compute
-from kalkulator.support_evidence import measured_keys
 
 
 def run(*args: str):

@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from kalkulator import calibration as cal
+from kalkulator.calibration import fit as cal
 from kalkulator.catalog import SPEED, load_table
 from kalkulator.cli import main
-from kalkulator.paths import CATALOG_DIR
+from kalkulator.io.paths import CATALOG_DIR
 
 # Known parameters for synthetic data; the generator below writes the model out by hand.
 TRUE = {"eta": 0.9, "eta_hbm": 0.65, "layer_ms": 0.08, "attn_ns": 10.0}
@@ -510,7 +510,7 @@ def test_engines_without_measurements_take_the_current_cuda_fit():
 def test_the_serving_rows_that_borrow_the_serial_share_carry_the_fitted_one():
     """vLLM and SGLang have no serving fit of their own; their source says they take TensorRT-LLM's serial share, and
     `kalkulator calibrate` writes it into them, so the three rows state one fitted value."""
-    from kalkulator.cli.calibration import SERIAL_BORROWERS
+    from kalkulator.cli.calibration_commands import SERIAL_BORROWERS
 
     rows = {r["name"]: r for r in load_table(SPEED, CATALOG_DIR).rows}
     fitted = float(rows["tensorrt-llm/any"]["serial_frac"])

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from kalkulator.calibration.serving import calibrate_serving
 from kalkulator.cli import main
-from kalkulator.serving_calibration import calibrate_serving
 
 H100_8B = {
     "gpu_name": "H100 SXM 80GB",

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from kalkulator.catalog import ENGLISH_DIR, CatalogError, catalog_files, english_problems, load_catalog
 from kalkulator.cli import main
-from kalkulator.paths import CATALOG_DIR
+from kalkulator.io.paths import CATALOG_DIR
 
 GPU = "RTX 3060 12GB"
 

@@ -18,8 +18,8 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
-from kalkulator.build import build, lay_out
 from kalkulator.cli import main
+from kalkulator.workbook.build import build, lay_out
 from kalkulator.workbook.check import WorkbookInputError, read_cells, typed_inputs
 from kalkulator.workbook.libreoffice import soffice
 

@@ -12,8 +12,8 @@ import math
 import openpyxl
 import pytest
 
-from kalkulator.build import build, verification_passes
-from kalkulator.workbook import choices
+from kalkulator.workbook import shortlist as choices
+from kalkulator.workbook.build import build, verification_passes
 from kalkulator.workbook.verify import expected_values
 
 

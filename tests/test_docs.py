@@ -23,8 +23,8 @@ def test_readme_is_a_front_door_linking_every_reference_page():
 
 
 def test_the_serving_line_is_what_the_serving_fit_prints():
+    from kalkulator.calibration.serving import calibrate_serving, serving_summary
     from kalkulator.catalog import load_catalog
-    from kalkulator.serving_calibration import calibrate_serving, serving_summary
 
     line = serving_summary(calibrate_serving(load_catalog()))
     assert line in (DOCS / "accuracy.md").read_text(encoding="utf-8")
@@ -32,9 +32,9 @@ def test_the_serving_line_is_what_the_serving_fit_prints():
 
 @pytest.mark.slow
 def test_the_accuracy_table_is_what_kalkulator_accuracy_prints():
-    from kalkulator import calibration as cal
+    from kalkulator.calibration import fit as cal
     from kalkulator.catalog import load_catalog
-    from kalkulator.cli.calibration import format_table
+    from kalkulator.cli.calibration_commands import format_table
 
     rows = cal.accuracy_table(cal.shipped_report(load_catalog()))
     page = (DOCS / "accuracy.md").read_text(encoding="utf-8")
@@ -44,7 +44,7 @@ def test_the_accuracy_table_is_what_kalkulator_accuracy_prints():
 
 @pytest.mark.slow
 def test_the_multi_gpu_engine_and_readme_tables_are_what_kalkulator_accuracy_prints():
-    from kalkulator.cli.calibration import accuracy_tables, format_engines, format_multi, readme_table
+    from kalkulator.cli.calibration_commands import accuracy_tables, format_engines, format_multi, readme_table
 
     tables = accuracy_tables()  # the leave-one-device-out fits, shared with the test above in one process
     page = (DOCS / "accuracy.md").read_text(encoding="utf-8")

@@ -8,7 +8,7 @@ from conftest import TYPED, domain_scenarios
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kalkulator.expr import XlError
+from kalkulator.engine.expr import XlError
 from kalkulator.quantities.domains import domain_of
 from kalkulator.workbook.verify import expected_values
 

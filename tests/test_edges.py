@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from kalkulator.catalog import SCHEMAS, CatalogError, load_catalog
 from kalkulator.cli import main
-from kalkulator.expr import XlError
+from kalkulator.engine.expr import XlError
 from kalkulator.workbook.verify import InputSet, expected_values, input_cells, same
 from kalkulator.workbook.xltext import XlBook
 
@@ -143,7 +143,7 @@ BAD_VALUES = {
 def test_random_bad_catalog_value(data, tmp_path_factory):
     import shutil
 
-    from kalkulator.paths import CATALOG_DIR
+    from kalkulator.io.paths import CATALOG_DIR
 
     folder = tmp_path_factory.mktemp("cat") / "assumptions"
     shutil.copytree(CATALOG_DIR, folder)

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from kalkulator.catalog import CatalogError, load_catalog
-from kalkulator.paths import CATALOG_DIR
+from kalkulator.io.paths import CATALOG_DIR
 from kalkulator.scenario import compute
 
 
@@ -119,9 +119,9 @@ def test_architecture_limit_is_skipped_without_a_compute_capability():
 
 def test_the_planner_leaves_out_awq_on_a_v100_with_vllm():
     from kalkulator.catalog import load_catalog as load
-    from kalkulator.graph import Graph
-    from kalkulator.plan import search
+    from kalkulator.engine.graph import Graph
     from kalkulator.quantities import QUANTITIES
+    from kalkulator.scenario.planner import search
 
     base = {"model_name": "Llama-3.1-8B", "engine": "vllm", "n_gpus": 1, "split_mode": "auto"}
     scenarios = [{**base, "gpu_name": g, "quant_name": "AWQ-4bit"} for g in ("V100 SXM2 32GB", "T4 16GB")]

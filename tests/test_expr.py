@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kalkulator.expr import (
+from kalkulator.engine.expr import (
     DIV0,
     EQ,
     IF,

@@ -8,11 +8,11 @@ from click.testing import CliRunner
 from test_import import LLAMA_3_8B  # the published config.json, field for field
 
 from kalkulator.catalog import load_catalog
-from kalkulator.catalog_schema import MODEL, SCHEMAS
+from kalkulator.catalog.domain import Domain
+from kalkulator.catalog.importers import limits
+from kalkulator.catalog.schema import MODEL, SCHEMAS
 from kalkulator.cli import main
-from kalkulator.domain import Domain
-from kalkulator.graph import Graph
-from kalkulator.importers import limits
+from kalkulator.engine.graph import Graph
 from kalkulator.quantities import QUANTITIES
 from kalkulator.quantities.domains import DOMAINS, PLAUSIBLE, domain_of
 from kalkulator.workbook.layout import build_layout, override_key
@@ -57,7 +57,7 @@ def test_the_measurement_table_bounds_its_scenario_columns_as_the_scenario_does(
     """A published measurement is a scenario: its GPU count, batch, offload share and context obey the typed
     scenario's bounds; its prompt and output may be 0 (a tg row has no prompt, a pp row no output) below the same
     upper bounds."""
-    from kalkulator.catalog_schema import MEASURED
+    from kalkulator.catalog.schema import MEASURED
 
     scenario = {q.name: q for q in QUANTITIES}
     for name in ("n_gpus", "concurrent_users", "cpu_offload_frac", "prefix_cache_hit_frac", "context_tokens"):
@@ -94,7 +94,7 @@ API_PRICES = ("input_usd_per_1m", "output_usd_per_1m", "cached_input_usd_per_1m"
 def test_every_lookup_is_labelled_by_its_field():
     """Every quantity that simply reads a catalog column (in any chain: deployment, cost, energy, TCO, API) carries
     its Field's label and doc; the two API price chains add which API they price."""
-    from kalkulator.catalog_schema import field_of
+    from kalkulator.catalog.schema import field_of
 
     checked = 0
     for q in QUANTITIES:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kalkulator.measurements import FIXED_ESTIMATE, estimate_name
-from kalkulator.serving_calibration import LONG_PROMPT_TOKENS, calibrate_concurrency
+from kalkulator.calibration.measurements import FIXED_ESTIMATE, estimate_name
+from kalkulator.calibration.serving import LONG_PROMPT_TOKENS, calibrate_concurrency
 
 H100_8B_FP8 = {
     "model_name": "Llama-3.1-8B",

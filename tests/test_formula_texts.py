@@ -48,7 +48,7 @@ def test_a_booby_trapped_formula_is_a_text_mismatch(workbook_path, built_id, tmp
 
 @pytest.mark.slow
 def test_verify_catches_it(workbook_path, built_id, catalog, tmp_path):
-    from kalkulator.build import verification_passes
+    from kalkulator.workbook.build import verification_passes
 
     path, target = booby_trapped(workbook_path, built_id, tmp_path)
     passes = verification_passes(catalog, built_id.layout)

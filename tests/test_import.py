@@ -16,11 +16,11 @@ import pytest
 from click.testing import CliRunner
 
 from kalkulator.catalog import MODEL, load_table
-from kalkulator.cli.model import model, model_settings
-from kalkulator.importers import ROW_COLUMNS, ModelFileError
-from kalkulator.importers.gguf_file import read_gguf
-from kalkulator.importers.hf_config import read_config
-from kalkulator.paths import CATALOG_DIR
+from kalkulator.catalog.importers import ROW_COLUMNS, ModelFileError
+from kalkulator.catalog.importers.gguf_file import read_gguf
+from kalkulator.catalog.importers.hf_config import read_config
+from kalkulator.cli.model_commands import model, model_settings
+from kalkulator.io.paths import CATALOG_DIR
 from kalkulator.scenario import compute
 
 try:

@@ -1,6 +1,6 @@
 """Builds are reproducible across processes and atomic as a set, even under SIGKILL; leftovers are cleaned.
 
-`kalkulator build` stages its outputs in a hidden folder and swaps them in together (kalkulator/staging.py): an
+`kalkulator build` stages its outputs in a hidden folder and swaps them in together (kalkulator/io/staging.py): an
 existing folder by one exchange, or, where that cannot be done, by journaled renames. These tests kill a writer
 at every step of either swap (SIGKILL to itself, or os._exit: the same for the files) and real build processes
 at seeded random moments, and check that an output folder only ever holds the old set or the new one (or, on the
@@ -25,8 +25,8 @@ import pytest
 from click.testing import CliRunner
 
 from kalkulator.cli import main
-from kalkulator.paths import CATALOG_DIR
-from kalkulator.staging import COMPLETE, STAGING, OutputError, clean, leftovers, staging_folder, write_outputs
+from kalkulator.io.paths import CATALOG_DIR
+from kalkulator.io.staging import COMPLETE, STAGING, OutputError, clean, leftovers, staging_folder, write_outputs
 
 NAMES = ("kalkulator.xlsx", "kalkulator-en.xlsx", "preview.html")
 BUILD = [sys.executable, "-c", "from kalkulator.cli import main; main()", "build"]
@@ -106,8 +106,8 @@ KILLED_WRITER = textwrap.dedent(
     """
     import errno, os, shutil, signal, sys
     from pathlib import Path
-    import kalkulator.folder_swap as folder_swap
-    import kalkulator.staging as staging
+    import kalkulator.io.folder_swap as folder_swap
+    import kalkulator.io.staging as staging
 
     out, step, when, swap = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
     calls = {"replace": 0, "write": 0, "any": 0}
@@ -310,7 +310,7 @@ def test_a_symlinked_output_folder_has_its_target_replaced(tmp_path):
 
 
 def test_a_single_file_written_through_a_symlink_finishes_an_interrupted_set_first(tmp_path):
-    from kalkulator.staging import write_output
+    from kalkulator.io.staging import write_output
 
     real = _old_folder(tmp_path)
     _killed_writer(real, "replace", 3, "einval")  # file by file: a.txt new, b.txt and c.txt still staged
@@ -340,7 +340,7 @@ def test_a_sub_folder_not_ours_falls_back_to_renames_and_says_why(tmp_path):
 
 
 def test_a_system_without_renameat2_renames_file_by_file(tmp_path, monkeypatch):
-    import kalkulator.folder_swap as folder_swap
+    import kalkulator.io.folder_swap as folder_swap
 
     monkeypatch.setattr(folder_swap, "_renameat2", lambda: None)  # as on macOS or Windows
     out = _old_folder(tmp_path)
@@ -386,8 +386,8 @@ def test_killed_while_creating_a_folder_leaves_nothing(tmp_path):
 
 
 def test_ctrl_c_between_renames_finishes_the_set(tmp_path, monkeypatch):
-    import kalkulator.folder_swap as folder_swap
-    import kalkulator.staging as staging
+    import kalkulator.io.folder_swap as folder_swap
+    import kalkulator.io.staging as staging
 
     def refused(*_args):
         raise OSError(errno.EINVAL, "Invalid argument")
@@ -509,7 +509,7 @@ def _kill_build(out: Path, at: float | None, after_staging: float) -> str:
 
 def _can_exchange(tmp_path: Path) -> bool:
     """Whether this filesystem exchanges two folders (renameat2 RENAME_EXCHANGE)."""
-    from kalkulator.folder_swap import exchange
+    from kalkulator.io.folder_swap import exchange
 
     first, second = tmp_path / "probe-1", tmp_path / "probe-2"
     first.mkdir()

@@ -11,8 +11,8 @@ import pytest
 from js_engine import ENGINES, run_js
 from test_arrays import _domain_draw
 
-from kalkulator.arrays import same
-from kalkulator.expr import (
+from kalkulator.engine.arrays import same
+from kalkulator.engine.expr import (
     AND,
     DIV0,
     EQ,
@@ -42,8 +42,8 @@ from kalkulator.expr import (
     evaluate,
     lift,
 )
-from kalkulator.graph import Graph
-from kalkulator.js import columns_js, js_value, program_js, runtime_js, to_js
+from kalkulator.engine.graph import Graph
+from kalkulator.engine.js import columns_js, js_value, program_js, runtime_js, to_js
 from kalkulator.quantities import QUANTITIES
 
 COLUMNS = {("t", "name"): ("a", "B", None, 3.0, "c"), ("t", "x"): (1.5, None, "text", 7.0, -2.0)}
@@ -96,7 +96,7 @@ def test_js_text(node, expected):
 
 
 def test_a_function_without_javascript_fails_the_build(monkeypatch):
-    from kalkulator import expr, js
+    from kalkulator.engine import expr, js
 
     monkeypatch.setitem(expr.FUNCS, "SQRT", expr.Func(lambda x: x, 1, 1))
     with pytest.raises(ValueError, match="runtime.js has no JavaScript for SQRT"):

@@ -29,7 +29,7 @@ import openpyxl
 import pytest
 
 from kalkulator.catalog import SCHEMAS, english_problems, is_prose
-from kalkulator.expr import Msg, Node
+from kalkulator.engine.expr import Msg, Node
 from kalkulator.quantities import QUANTITIES, UNITS
 from kalkulator.workbook.cells import NAME_COL, NOTE_COL
 from kalkulator.workbook.layout import TEMPLATES

@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from kalkulator.cli import main
-from kalkulator.expr import R
-from kalkulator.graph import Graph
+from kalkulator.engine.expr import R
+from kalkulator.engine.graph import Graph
 from kalkulator.quantities.base import Quantity
 from kalkulator.workbook import blocks, plan
 from kalkulator.workbook.blocks import Block, Context, PlanError, Quantities

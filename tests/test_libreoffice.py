@@ -12,8 +12,8 @@ import subprocess
 import pytest
 from test_edges import EDGES
 
-from kalkulator.build import verification_passes
-from kalkulator.expr import XlError
+from kalkulator.engine.expr import XlError
+from kalkulator.workbook.build import verification_passes
 from kalkulator.workbook.libreoffice import recalculate, render_pdf, soffice
 from kalkulator.workbook.verify import InputSet, check_with_libreoffice
 
@@ -69,7 +69,7 @@ def test_libreoffice_edge_inputs_no_error_values(catalog, tmp_path, edge):
 
 @pytest.mark.slow
 def test_libreoffice_agrees_on_the_english_workbook(catalog, tmp_path):
-    from kalkulator.build import build
+    from kalkulator.workbook.build import build
 
     report = check_with_libreoffice("en", catalog, [InputSet("shipped inputs", {})], tmp_path)
     assert report.mismatches == []

@@ -9,11 +9,11 @@ import random
 import pytest
 from click.testing import CliRunner
 
+from kalkulator.calibration.measurements import Measurement, load_published, match_model, nearest
+from kalkulator.calibration.serving import RUN_SETTINGS
 from kalkulator.cli import main
-from kalkulator.measurements import Measurement, load_published, match_model, nearest
-from kalkulator.paths import CALIBRATION_DIR
+from kalkulator.io.paths import CALIBRATION_DIR
 from kalkulator.scenario import compute
-from kalkulator.serving_calibration import RUN_SETTINGS
 
 SCOREBOARD = "https://github.com/ggml-org/llama.cpp/discussions/15013"
 DONE_WHEN = ("--model", "Llama-2-7B", "--gpu", "RTX 4090 24GB", "--quant", "Q4_0")

@@ -93,7 +93,7 @@ def test_the_shipped_engines_charge_no_moe_kernel_penalty_the_data_cannot_identi
     # docs/accuracy.md: the MoE max-load runs are mostly prefill: they identify the prefill share, not this one.
     import csv
 
-    from kalkulator.paths import CATALOG_DIR
+    from kalkulator.io.paths import CATALOG_DIR
 
     with open(CATALOG_DIR / "speed_params.csv", newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
@@ -103,8 +103,8 @@ def test_the_shipped_engines_charge_no_moe_kernel_penalty_the_data_cannot_identi
 def test_the_moe_serving_rows_carry_source_and_date_and_load_as_scenarios():
     import csv
 
-    from kalkulator.paths import CALIBRATION_DIR
-    from kalkulator.serving_calibration import MOE_FILE, load_moe_runs, load_moe_tpot_runs
+    from kalkulator.calibration.serving import MOE_FILE, load_moe_runs, load_moe_tpot_runs
+    from kalkulator.io.paths import CALIBRATION_DIR
 
     with open(CALIBRATION_DIR / MOE_FILE, newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))

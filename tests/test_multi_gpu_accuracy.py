@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from kalkulator import calibration as cal
-from kalkulator.measurements import load_published
-from kalkulator.paths import CALIBRATION_DIR
-from kalkulator.serving_calibration import Run, ServingFit, engine_table, speed_row, tensor_parallel_table
+from kalkulator.calibration import fit as cal
+from kalkulator.calibration.measurements import load_published
+from kalkulator.calibration.serving import Run, ServingFit, engine_table, speed_row, tensor_parallel_table
+from kalkulator.io.paths import CALIBRATION_DIR
 
 ROW_NOTE = "pre split-mode-layer default; row/tensor split"  # the notes of the Dec-2023 multi-GPU runs
 
@@ -156,7 +156,7 @@ def test_serving_tables_per_engine_and_for_tensor_parallel():
 def test_accuracy_exits_2_naming_the_bad_field(monkeypatch):
     from click.testing import CliRunner
 
-    from kalkulator.cli import calibration as cli_cal
+    from kalkulator.cli import calibration_commands as cli_cal
     from kalkulator.cli import main
 
     def bad(_catalog):

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kalkulator import calibration as cal
-from kalkulator import engine_rows
+from kalkulator.calibration import engine_rows
+from kalkulator.calibration import fit as cal
 
 # Llama-3.3-70B (models.csv): 80 layers, hidden 8192. RTX 4090 (gpus.csv): PCIe 4.0 x16 31.5 GB/s, 5 µs per hop,
 # no P2P on GeForce: copies go through host memory at 31.5 ÷ 2 = 15.75 GB/s and 2 × 5 = 10 µs per hop.

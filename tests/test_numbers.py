@@ -8,8 +8,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from kalkulator.catalog.numbers import NumberFormatError, read_number
 from kalkulator.cli import main
-from kalkulator.numbers import NumberFormatError, read_number
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ from test_arrays import _domain_draw
 
 from kalkulator.catalog import CatalogError, check_name, load_catalog, name_key
 from kalkulator.cli import main
-from kalkulator.paths import CATALOG_DIR
+from kalkulator.io.paths import CATALOG_DIR
 
 
 def run(*args: str):
@@ -293,7 +293,7 @@ def test_the_high_end_of_the_speed_band_never_exceeds_the_bandwidth_limit():
 
 
 def _answer_names() -> tuple[str, ...]:
-    from kalkulator.workbook.blocks.answers import Answers
+    from kalkulator.workbook.blocks.answer_block import Answers
     from kalkulator.workbook.plan import load_plan
 
     return next(b.names for sheet in load_plan() for b in sheet.blocks if isinstance(b, Answers))
@@ -305,7 +305,7 @@ CAN_BE_NEGATIVE: tuple[str, ...] = ()  # no shown number is signed: savings show
 def _shown_answers_hold(graph, catalog, rng: random.Random) -> None:
     """One scenario drawn over every typed input's domain (edges a third of the time each, as tests/test_arrays.py
     draws them): if the rules let it through, every shown answer is a reason, a flag or a finite number in bounds."""
-    from kalkulator.expr import XlError
+    from kalkulator.engine.expr import XlError
 
     scenario = _domain_draw(rng, catalog)
     values = graph.evaluate(scenario, catalog.columns())
@@ -390,7 +390,7 @@ def test_calibrate_refuses_a_fifo_without_waiting(tmp_path, catalog_copy):
 def test_calibrate_refuses_an_endless_file_by_size(tmp_path, catalog_copy, monkeypatch):
     """A file above the bound (the stand-in for /dev/zero's endless bytes: a sparse file in tmp_path) is refused by
     its size before it is read."""
-    import kalkulator.calibration as calibration
+    import kalkulator.calibration.fit as calibration
 
     monkeypatch.setattr(calibration, "BENCH_LIMIT_BYTES", 1_000)
     big = tmp_path / "bench.csv"

@@ -25,7 +25,7 @@ from click.testing import CliRunner
 
 from kalkulator.catalog import SCHEMAS, load_catalog
 from kalkulator.cli import main
-from kalkulator.paths import CALIBRATION_DIR, CATALOG_DIR, TEMPLATES_DIR, default_out_dir, source_checkout
+from kalkulator.io.paths import CALIBRATION_DIR, CATALOG_DIR, TEMPLATES_DIR, default_out_dir, source_checkout
 
 ROOT = Path(__file__).resolve().parent.parent
 GPU, PRICE = "RTX 4090 24GB", 1777
@@ -100,7 +100,7 @@ def kalkulator_bin(wheel, tmp_path_factory) -> Path:
         check=True,
         env=_env(),
     )
-    where = _python_says(python, "import kalkulator.paths as p; print(p.__file__); print(p.source_checkout())", venv)
+    where = _python_says(python, "import kalkulator.io.paths as p; print(p.__file__); print(p.source_checkout())", venv)
     where = where.split("\n")
     assert Path(where[0]).is_relative_to(venv) and where[1] == "None", where  # the installed copy, not the checkout
     return venv / "bin" / "kalkulator"
@@ -149,8 +149,8 @@ def test_wheel_holds_catalogs_and_templates_but_no_tests_or_dist(wheel):
         assert f"kalkulator/_data/assumptions/{name}" in names
     for name in ("workbook.toml", "guide.toml"):
         assert f"kalkulator/_data/templates/{name}" in names
-    assert "kalkulator/cli/__init__.py" in names and "kalkulator/templates_preview/preview.html" in names
-    assert "kalkulator/templates_preview/runtime.js" in names  # the preview page's formula runtime
+    assert "kalkulator/cli/__init__.py" in names and "kalkulator/preview/templates/preview.html" in names
+    assert "kalkulator/preview/templates/runtime.js" in names  # the preview page's formula runtime
     tops = {n.split("/")[0] for n in names}
     assert tops == {"kalkulator", wheel.name.split("-py")[0] + ".dist-info"}, tops  # no tests/, dist/, scripts/
     assert not [n for n in names if n.endswith(".xlsx") or "/tests/" in n or n.startswith("tests/")]

@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from kalkulator.cli import main
-from kalkulator.paths import CATALOG_DIR
-from kalkulator.plan import MODE_TCO
+from kalkulator.io.paths import CATALOG_DIR
 from kalkulator.scenario import compute
+from kalkulator.scenario.planner import MODE_TCO
 
 
 def run(*args: str):
@@ -295,3 +295,26 @@ def test_many_users_of_a_70b_are_served_by_a_batching_engine_measured_on_hopper_
     first = next(o for o in out["options"] if o["mode"] == "buy")
     assert first["speed_measured"] and first["engine"] != "llama.cpp"
     assert first["gpus_needed"] <= 8
+
+
+def test_each_candidate_splits_as_its_engine_row_says():
+    """The planner's split is the engine catalog's default_split (the rule split_type applies to `auto`), so an
+    edited row moves it: vLLM told to split by layers is searched with layer split."""
+    from dataclasses import replace
+
+    from kalkulator.catalog import load_catalog
+    from kalkulator.scenario.planner import candidates
+
+    catalog = load_catalog()
+    shipped = {(c["engine"], c["split_mode"]) for c in candidates(catalog, {}, gpus="RTX 4090", sizes=(2,))}
+    # engines.csv: llama.cpp's default split is layer (its README), vLLM's and TensorRT-LLM's tensor (tp_size)
+    assert shipped == {("llama.cpp", "layer"), ("vllm", "tensor"), ("tensorrt-llm", "tensor")}
+
+    engines = catalog["engine"]
+    edited = tuple({**r, "default_split": "layer"} if r["name"] == "vllm" else r for r in engines.rows)
+    flipped = replace(catalog, tables={**catalog.tables, "engine": replace(engines, rows=edited)})
+    assert {(c["engine"], c["split_mode"]) for c in candidates(flipped, {}, gpus="RTX 4090", sizes=(2,))} == {
+        ("llama.cpp", "layer"),
+        ("vllm", "layer"),
+        ("tensorrt-llm", "tensor"),
+    }

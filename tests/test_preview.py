@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from js_engine import dump_dom
 
 from kalkulator.cli import main
-from kalkulator.cli.simulate import preview
-from kalkulator.graph import Graph
+from kalkulator.cli.simulate_commands import preview
+from kalkulator.engine.graph import Graph
 from kalkulator.quantities import QUANTITIES
 from kalkulator.scenario import compute, resolve
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from js_engine import chromium_args
 
 from kalkulator.cli import main
-from kalkulator.cli.simulate import preview
+from kalkulator.cli.simulate_commands import preview
 from kalkulator.scenario import compute
 
 VALUE = re.compile(r'data-name="([a-z0-9_]+)" data-value="([^"]*)"')

@@ -22,7 +22,7 @@ import xlsxwriter
 from fonts import FONT_SETUPS, font_env, fonts_used
 from openpyxl.utils import column_index_from_string
 
-from kalkulator.build import build
+from kalkulator.workbook.build import build
 from kalkulator.workbook.cells import CHART_ROWS
 from kalkulator.workbook.layout import Layout
 from kalkulator.workbook.libreoffice import ERROR_TEXTS, render_pdf, soffice

@@ -11,7 +11,7 @@ import termios
 
 import pytest
 
-from kalkulator import progress
+from kalkulator.io import progress
 
 
 def _terminal_stderr(monkeypatch: pytest.MonkeyPatch) -> tuple[io.TextIOWrapper, int]:

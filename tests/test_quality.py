@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from kalkulator.catalog import load_catalog
 from kalkulator.cli import main
-from kalkulator.paths import CATALOG_DIR
+from kalkulator.io.paths import CATALOG_DIR
 from kalkulator.scenario import compute
 
 # llama.cpp tools/perplexity/README.md, "LLaMA 3 8b Scoreboard" (revision f364eb6f, Wikitext-2, no imatrix rows):

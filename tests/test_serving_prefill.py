@@ -8,7 +8,7 @@ import csv
 
 import pytest
 
-from kalkulator.paths import CATALOG_DIR
+from kalkulator.io.paths import CATALOG_DIR
 
 H100 = {"gpu_name": "H100 SXM 80GB", "engine": "vllm", "n_gpus": 1}  # 3,350 GB/s (gpus.csv)
 DENSE = {"model_name": "Llama-3.1-8B", "quant_name": "BF16", **H100}  # 8.03 B parameters × 2 bytes
@@ -79,8 +79,8 @@ def test_a_typed_prefill_speed_is_scaled_by_the_packing_gain(calc):
 def test_the_fitted_moe_prefill_share_is_shipped_in_vllm_and_borrowed_by_sglang_only():
     """`kalkulator calibrate` fits the share on the vLLM MoE serving runs and writes it; held out by prompt shape it
     beats no MoE penalty at all."""
+    from kalkulator.calibration.serving import calibrate_moe
     from kalkulator.catalog import load_catalog
-    from kalkulator.serving_calibration import calibrate_moe
 
     with open(CATALOG_DIR / "speed_params.csv", newline="", encoding="utf-8") as fh:
         rows = {r["name"]: float(r["moe_prefill_efficiency_frac"]) for r in csv.DictReader(fh)}

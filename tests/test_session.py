@@ -10,7 +10,7 @@ import tomllib
 
 import pytest
 
-from kalkulator.paths import TEMPLATES_DIR
+from kalkulator.io.paths import TEMPLATES_DIR
 
 # No taxes and a rate of 1: the API's dollars come out as "rupiah", so the book's dollar figures compare directly.
 NO_TAX = {"ppn_pct": 0, "pph22_mode": "off", "usd_idr": 1}

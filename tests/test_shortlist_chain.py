@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from kalkulator.workbook import choices
+from kalkulator.workbook import shortlist as choices
 from kalkulator.workbook.verify import InputSet, input_cells, normalise, same
 from kalkulator.workbook.xltext import XlBook
 
@@ -130,7 +130,7 @@ def test_plan_prices_each_shortlist_gpu_as_the_workbook_row(built_en, catalog):
     """`kalkulator plan` with the same typed values: each shortlist GPU's buy option (the scenario's format and
     engine, the row's count) has the row's TCO; the chosen GPU's option keeps the typed GPU price and efficiency,
     and its `hitung` settings carry them."""
-    from kalkulator.plan import candidates, search
+    from kalkulator.scenario.planner import candidates, search
     from kalkulator.workbook.expected import expected_values
 
     graph, layout = built_en.graph, built_en.layout

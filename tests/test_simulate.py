@@ -12,8 +12,8 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from kalkulator.cli.simulate import simulate
-from kalkulator.simulate import (
+from kalkulator.cli.simulate_commands import simulate
+from kalkulator.preview.simulate import (
     Playback,
     Screen,
     load_sample,

@@ -7,7 +7,7 @@ import csv
 
 import pytest
 
-from kalkulator.paths import CATALOG_DIR
+from kalkulator.io.paths import CATALOG_DIR
 
 # A fixed set of speed parameters, so the arithmetic below does not move when the fit is redone.
 PARAMS = {

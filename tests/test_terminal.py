@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from kalkulator.catalog.numbers import NumberFormatError, number, read_number
 from kalkulator.cli import main
-from kalkulator.numbers import NumberFormatError, number, read_number
 
 
 def _run(*args: str, **env: str):

@@ -7,7 +7,7 @@ import csv
 
 import pytest
 
-from kalkulator.paths import CATALOG_DIR
+from kalkulator.io.paths import CATALOG_DIR
 
 # llama-bench tg128, Metal:
 # - M2 Ultra (76-core GPU, 800 GB/s), Llama-3.2-3B Q4_0 (28 layers, 1.68 GiB): 155.86 tok/s, llama.cpp PR #10238

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from kalkulator.calibration import (
+from kalkulator.calibration.fit import (
     BandFloor,
     CalibrationError,
     apply_band_floors,
@@ -17,10 +17,10 @@ from kalkulator.calibration import (
     uncalibrated_line,
 )
 from kalkulator.cli.plan_answer import option_caveats
-from kalkulator.graph import Graph
-from kalkulator.plan import Option
+from kalkulator.engine.graph import Graph
 from kalkulator.quantities import QUANTITIES
 from kalkulator.scenario import resolve
+from kalkulator.scenario.planner import Option
 
 # 1 − 41.80 ÷ 126.69 = 0.670 (B580 decode, the worse of the two cards); 1 − 328.25 ÷ 977.81 = 0.664 (A770 prompt)
 ARC_DECODE_FLOOR = round(1 - 41.80 / 126.69, 2)

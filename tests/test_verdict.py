@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from kalkulator.catalog import load_catalog
-from kalkulator.expr import Evaluate, Num
-from kalkulator.graph import Graph
+from kalkulator.engine.expr import Evaluate, Num
+from kalkulator.engine.graph import Graph
 from kalkulator.quantities import QUANTITIES
 from kalkulator.quantities.verdict import amount_text, grouped_text, one_decimal_text, ratio_text
 from kalkulator.scenario import resolve

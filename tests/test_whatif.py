@@ -5,7 +5,7 @@ from __future__ import annotations
 import openpyxl
 import pytest
 
-from kalkulator.graph import override_key
+from kalkulator.engine.graph import override_key
 from kalkulator.workbook.verify import expected_values
 
 

@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 from openpyxl.utils import column_index_from_string
 
-from kalkulator.build import build, verification_passes
 from kalkulator.catalog import load_catalog
+from kalkulator.workbook.build import build, verification_passes
 from kalkulator.workbook.cells import NAME_COL
 from kalkulator.workbook.layout import Cell, Conditional, FormulaCell, Layout
 from kalkulator.workbook.verify import verify
@@ -194,10 +194,12 @@ def test_english_workbook_has_english_sheets(built_en):
     assert [t for _, t in built_en.layout.sheets][:3] == ["Guide", "Assumptions", "GPU Catalog"]
 
 
+@pytest.mark.slow
 def test_two_builds_are_byte_identical(catalog, built_id):
     assert build("id", catalog).data == built_id.data  # the session's build and a second one
 
 
+@pytest.mark.slow
 def test_catalog_text_is_never_a_formula(catalog_copy, tmp_path):
     path = catalog_copy / "gpus.csv"
     with open(path, newline="", encoding="utf-8") as fh:
@@ -226,7 +228,7 @@ def test_failed_build_leaves_previous_file(tmp_path, catalog_copy):
     from click.testing import CliRunner
 
     from kalkulator.cli import main
-    from kalkulator.paths import default_out_dir
+    from kalkulator.io.paths import default_out_dir
 
     out = tmp_path / "dist"
     out.mkdir()
@@ -243,7 +245,7 @@ def test_failed_build_leaves_previous_file(tmp_path, catalog_copy):
 def test_interrupted_write_keeps_previous_file(tmp_path, monkeypatch):
     import os
 
-    from kalkulator.files import write_atomic
+    from kalkulator.io.files import write_atomic
 
     target = tmp_path / "kalkulator.xlsx"
     target.write_bytes(b"previous")

@@ -24,9 +24,9 @@ from standins import device_node as _device
 from standins import unix_socket as _socket
 
 from kalkulator.cli import main
-from kalkulator.files import OutputError, check_output, write_atomic
-from kalkulator.staging import write_outputs
-from kalkulator.textout import NULL_BECAUSE, json_text
+from kalkulator.io.files import OutputError, check_output, write_atomic
+from kalkulator.io.staging import write_outputs
+from kalkulator.io.textout import NULL_BECAUSE, json_text
 
 REPO = Path(__file__).resolve().parents[1]
 

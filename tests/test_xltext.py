@@ -12,9 +12,9 @@ import zipfile
 
 import pytest
 
-from kalkulator import expr
-from kalkulator.build import verification_passes
-from kalkulator.expr import XlError
+from kalkulator.engine import expr
+from kalkulator.engine.expr import XlError
+from kalkulator.workbook.build import verification_passes
 from kalkulator.workbook.verify import sample, verify
 from kalkulator.workbook.xltext import FormulaError, Ref, XlBook, features, parse
 

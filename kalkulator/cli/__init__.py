@@ -12,21 +12,21 @@ from typing import Any
 
 import click
 
-from kalkulator.textout import escape_unencodable
+from kalkulator.io.textout import escape_unencodable
 
 COMMANDS = {  # name → "module:attribute"
-    "build": "kalkulator.cli.build:build_cmd",
-    "verify": "kalkulator.cli.build:verify_cmd",
-    "check": "kalkulator.cli.build:check_cmd",
-    "hitung": "kalkulator.cli.hitung:hitung",
-    "plan": "kalkulator.cli.plan:plan_cmd",
-    "list": "kalkulator.cli.catalog:list_cmd",
-    "catalog": "kalkulator.cli.catalog:catalog",
-    "model": "kalkulator.cli.model:model",
-    "calibrate": "kalkulator.cli.calibration:calibrate_cmd",
-    "accuracy": "kalkulator.cli.calibration:accuracy",
-    "simulate": "kalkulator.cli.simulate:simulate",
-    "preview": "kalkulator.cli.simulate:preview",
+    "build": "kalkulator.cli.build_commands:build_cmd",
+    "verify": "kalkulator.cli.build_commands:verify_cmd",
+    "check": "kalkulator.cli.build_commands:check_cmd",
+    "hitung": "kalkulator.cli.hitung_commands:hitung",
+    "plan": "kalkulator.cli.plan_commands:plan_cmd",
+    "list": "kalkulator.cli.catalog_commands:list_cmd",
+    "catalog": "kalkulator.cli.catalog_commands:catalog",
+    "model": "kalkulator.cli.model_commands:model",
+    "calibrate": "kalkulator.cli.calibration_commands:calibrate_cmd",
+    "accuracy": "kalkulator.cli.calibration_commands:accuracy",
+    "simulate": "kalkulator.cli.simulate_commands:simulate",
+    "preview": "kalkulator.cli.simulate_commands:preview",
 }
 
 

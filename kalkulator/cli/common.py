@@ -9,9 +9,9 @@ from typing import NoReturn
 import click
 
 from kalkulator.catalog import Catalog, CatalogError, load_catalog
-from kalkulator.expr import Value
-from kalkulator.graph import Graph
-from kalkulator.numbers import number  # noqa: F401  (the one formatter, re-exported for the commands)
+from kalkulator.catalog.numbers import number  # noqa: F401  (the one formatter, re-exported for the commands)
+from kalkulator.engine.expr import Value
+from kalkulator.engine.graph import Graph
 from kalkulator.scenario import ScenarioError, parse_value
 
 CATALOG_OPTION = click.option(

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from kalkulator.catalog import Catalog
 from kalkulator.cli.common import number, width
-from kalkulator.plan import MODE_TCO, Option, Plan, hitung_command
+from kalkulator.scenario.planner import MODE_TCO, Option, Plan, hitung_command
 
 # The reasons an option is left out, in Indonesian (the planner counts them under their English keys).
 REASONS_ID = {

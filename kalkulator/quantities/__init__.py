@@ -40,7 +40,7 @@ _FORMULAS: tuple[Quantity, ...] = (
     *api.QUANTITIES,
     *tco.QUANTITIES,
     *breakeven.QUANTITIES,
-    *api.PREMIUM_MONEY,
+    *breakeven.PREMIUM_MONEY,
     *hybrid.QUANTITIES,
     *freshness.QUANTITIES,
     *session.QUANTITIES,

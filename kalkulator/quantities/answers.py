@@ -7,7 +7,7 @@ The quantities behind them (cost_idr_per_1m_tokens, tco_idr, …) stay numbers f
 
 from __future__ import annotations
 
-from kalkulator.expr import EQ, IF, JOIN, OR, Msg, R
+from kalkulator.engine.expr import EQ, IF, JOIN, OR, Msg, R
 from kalkulator.quantities.base import Quantity
 from kalkulator.quantities.checks import OK
 

@@ -5,8 +5,8 @@ Both chains are one definition (`api_chain`) used twice with a name prefix, like
 
 from __future__ import annotations
 
-from kalkulator.catalog_schema import field_of
-from kalkulator.expr import AND, EQ, IF, IFERROR, INDEX, JOIN, MATCH, OR, Col, Msg, R, safe_div
+from kalkulator.catalog.schema import field_of
+from kalkulator.engine.expr import EQ, IF, IFERROR, INDEX, JOIN, MATCH, OR, Col, Msg, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_API = "Buku, Bab harga API Indonesia: USD × kurs + PPN 11 % + PPh 22"
@@ -270,57 +270,4 @@ QUANTITIES = (
     ),
     *api_chain("", "model yang sama", "same model"),
     *api_chain("premium_", "premium", "premium"),
-)
-
-PREMIUM_MONEY = (
-    Quantity(
-        "premium_api_cost_idr_per_month",
-        "Biaya API premium per bulan",
-        "Premium API cost per month",
-        "Demand tokens per month ÷ 1M × the premium API's cost per 1M tokens.",
-        BOOK_BE,
-        expr=R("demand_tokens_per_month") / 1e6 * R("premium_api_cost_idr_per_1m_tokens"),
-        doc_id="Token kebutuhan per bulan ÷ 1 juta × biaya API premium per 1 juta token.",
-        source_id="Buku, bab break-even",
-    ),
-    Quantity(
-        "premium_saving_idr_per_month",
-        "Penghematan per bulan vs API premium",
-        "Saving per month vs the premium API",
-        "Premium API cost of the demand the fleet serves − on-premise opex per month.",
-        BOOK_BE,
-        expr=R("premium_api_cost_idr_per_month") * R("served_frac") - R("onprem_opex_idr_per_month"),
-        doc_id="Biaya API premium untuk kebutuhan yang dilayani armada − opex on-premise per bulan.",
-        source_id="Buku, bab break-even",
-    ),
-    Quantity(
-        "premium_breakeven_months",
-        "Break-even vs API premium",
-        "Break-even vs the premium API",
-        "Capex ÷ the monthly saving against the premium API, at today's traffic; none when the saving is not "
-        "positive or the months pass the GPUs' useful life.",
-        BOOK_BE,
-        expr=IF(
-            AND(
-                R("premium_saving_idr_per_month") > 0,
-                safe_div(R("hardware_capex_idr"), R("premium_saving_idr_per_month")) <= R("lifetime_years") * 12,
-            ),
-            safe_div(R("hardware_capex_idr"), R("premium_saving_idr_per_month")),
-            IF(
-                R("premium_saving_idr_per_month") <= 0,
-                Msg(
-                    "tidak ada break-even: API lebih murah dari opex", "no break-even: the API costs less than the opex"
-                ),
-                Msg(
-                    "tidak ada break-even dalam umur ekonomis hardware",
-                    "no break-even within the hardware's useful life",
-                ),
-            ),
-        ),
-        doc_id=(
-            "Capex ÷ penghematan per bulan terhadap API premium, pada lalu lintas hari ini; tidak ada "
-            "bila penghematan tidak positif atau bulannya melewati umur ekonomis GPU."
-        ),
-        source_id="Buku, bab break-even",
-    ),
 )

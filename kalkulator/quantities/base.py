@@ -5,8 +5,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from kalkulator.catalog_schema import field_of
-from kalkulator.expr import IF, IFERROR, INDEX, MATCH, Col, Node, R, Value
+from kalkulator.catalog.schema import field_of
+from kalkulator.engine.expr import IF, IFERROR, INDEX, MATCH, Col, Node, R, Value
 
 
 @dataclass(frozen=True)

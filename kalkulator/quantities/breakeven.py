@@ -2,12 +2,31 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, EQ, IF, LN, MAX, MIN, OR, ROUND, ROUNDDOWN, Msg, Node, R, safe_div
+from kalkulator.engine.expr import AND, EQ, IF, LN, MAX, MIN, OR, ROUND, ROUNDDOWN, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
 
 BOOK_BE = "Buku, Bab break-even: BE (bulan) = Total Capex / (Biaya API per bulan − Biaya Opex per bulan)"
 GROWTH = "Buku, studi kasus startup Bandung: traffic naik 10-20% per bulan; deret geometri"
 NEWTON = "Newton's method on the growth factor (1 + g)^m; a start that brackets the root from one side"
+
+
+NO_BREAKEVEN_API = Msg(
+    "tidak ada break-even: API lebih murah dari opex", "no break-even: the API costs less than the opex"
+)
+NO_BREAKEVEN_LIFE = Msg(
+    "tidak ada break-even dalam umur ekonomis hardware", "no break-even within the hardware's useful life"
+)
+
+
+def breakeven_or_why(months: Node, saves: Node, saves_nothing: Node) -> Node:
+    """The break-even rule, once for every comparison with an API: `months` when the fleet `saves` and the months
+    fall within the GPUs' useful life; else why there is none (`saves_nothing`: the API costs no more than the
+    opex, otherwise past the useful life)."""
+    return IF(
+        AND(saves, months <= R("lifetime_years") * 12),
+        months,
+        IF(saves_nothing, NO_BREAKEVEN_API, NO_BREAKEVEN_LIFE),
+    )
 
 
 def growth() -> Node:
@@ -248,32 +267,14 @@ QUANTITIES = (
         expr=IF(
             R("breakeven_in_growth_flag"),
             LN(R("breakeven_growth_ratio")) / LN(1 + growth()),
-            IF(
-                AND(
-                    R("breakeven_after_growth_saving_idr_per_month") > 0,
-                    R("growth_phase_months")
-                    + safe_div(
-                        R("hardware_capex_idr") - R("growth_phase_saving_idr"),
-                        R("breakeven_after_growth_saving_idr_per_month"),
-                    )
-                    <= R("lifetime_years") * 12,
-                ),
+            breakeven_or_why(
                 R("growth_phase_months")
                 + safe_div(
                     R("hardware_capex_idr") - R("growth_phase_saving_idr"),
                     R("breakeven_after_growth_saving_idr_per_month"),
                 ),
-                IF(
-                    AND(R("saving_idr_per_month") <= 0, R("breakeven_after_growth_saving_idr_per_month") <= 0),
-                    Msg(
-                        "tidak ada break-even: API lebih murah dari opex",
-                        "no break-even: the API costs less than the opex",
-                    ),
-                    Msg(
-                        "tidak ada break-even dalam umur ekonomis hardware",
-                        "no break-even within the hardware's useful life",
-                    ),
-                ),
+                R("breakeven_after_growth_saving_idr_per_month") > 0,
+                AND(R("saving_idr_per_month") <= 0, R("breakeven_after_growth_saving_idr_per_month") <= 0),
             ),
         ),
         doc_id=(
@@ -341,5 +342,47 @@ QUANTITIES = (
         expr=(R("cloud_idr_per_month") + R("staff_idr_per_month")) * R("elapsed_months"),
         doc_id="(Sewa cloud + SDM) per bulan × bulan, seperti pada TCO cloud.",
         source_id="Buku, bab 17.6 (grafik break-even)",
+    ),
+)
+
+# The premium API (api.py's premium_ chain) against the fleet: after the on-premise opex and capex it reads.
+PREMIUM_MONEY = (
+    Quantity(
+        "premium_api_cost_idr_per_month",
+        "Biaya API premium per bulan",
+        "Premium API cost per month",
+        "Demand tokens per month ÷ 1M × the premium API's cost per 1M tokens.",
+        BOOK_BE,
+        expr=R("demand_tokens_per_month") / 1e6 * R("premium_api_cost_idr_per_1m_tokens"),
+        doc_id="Token kebutuhan per bulan ÷ 1 juta × biaya API premium per 1 juta token.",
+        source_id="Buku, bab break-even",
+    ),
+    Quantity(
+        "premium_saving_idr_per_month",
+        "Penghematan per bulan vs API premium",
+        "Saving per month vs the premium API",
+        "Premium API cost of the demand the fleet serves − on-premise opex per month.",
+        BOOK_BE,
+        expr=R("premium_api_cost_idr_per_month") * R("served_frac") - R("onprem_opex_idr_per_month"),
+        doc_id="Biaya API premium untuk kebutuhan yang dilayani armada − opex on-premise per bulan.",
+        source_id="Buku, bab break-even",
+    ),
+    Quantity(
+        "premium_breakeven_months",
+        "Break-even vs API premium",
+        "Break-even vs the premium API",
+        "Capex ÷ the monthly saving against the premium API, at today's traffic; none when the saving is not "
+        "positive or the months pass the GPUs' useful life.",
+        BOOK_BE,
+        expr=breakeven_or_why(
+            safe_div(R("hardware_capex_idr"), R("premium_saving_idr_per_month")),
+            R("premium_saving_idr_per_month") > 0,
+            R("premium_saving_idr_per_month") <= 0,
+        ),
+        doc_id=(
+            "Capex ÷ penghematan per bulan terhadap API premium, pada lalu lintas hari ini; tidak ada "
+            "bila penghematan tidak positif atau bulannya melewati umur ekonomis GPU."
+        ),
+        source_id="Buku, bab break-even",
     ),
 )

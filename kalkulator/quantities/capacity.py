@@ -8,7 +8,7 @@ from the peak load and the latency targets. Everything is closed-form so the wor
 
 from __future__ import annotations
 
-from kalkulator.expr import (
+from kalkulator.engine.expr import (
     AND,
     EQ,
     IF,

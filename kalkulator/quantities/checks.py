@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kalkulator.domain import BIG, Domain
-from kalkulator.expr import (
+from kalkulator.catalog.domain import BIG, Domain
+from kalkulator.engine.expr import (
     AND,
     EQ,
     IF,
@@ -439,7 +439,7 @@ CHECKS = (
 
 
 def outside(q: Quantity) -> Node:
-    """TRUE when the typed number of input `q` is outside its domain (kalkulator/input_domains.py, the catalog
+    """TRUE when the typed number of input `q` is outside its domain (kalkulator/catalog/input_domains.py, the catalog
     column's Field or its unit) or is not a number at all: text typed into the cell or an error value makes the
     test itself an error, which counts as outside. The one rule behind out_of_range_text and the message beside
     each input cell; a blank cell is 0, as everywhere."""

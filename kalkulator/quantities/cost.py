@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import EQ, IF, IFERROR, INDEX, MATCH, Col, Msg, R, safe_div
+from kalkulator.engine.expr import EQ, IF, IFERROR, INDEX, MATCH, Col, Msg, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_COST = "Buku, Bab 16.1: Cost/token = (hardware/lifetime_hari + listrik/hari + maintenance/hari) / tokens_per_hari"

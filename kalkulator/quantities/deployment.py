@@ -6,7 +6,7 @@ installation, maintenance share, staff, cooling, tariff and colocation plan; eac
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, EQ, IF, IFERROR, INDEX, MATCH, MIN, OR, Col, R
+from kalkulator.engine.expr import AND, EQ, IF, IFERROR, INDEX, MATCH, MIN, OR, Col, R
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 PROFILES = "Katalog profil penempatan (assumptions/deployments.csv)"

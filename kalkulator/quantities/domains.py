@@ -1,6 +1,6 @@
 """The domain of every number a user can type, used by the CLI, scenario CSVs and the workbook's data validation.
 
-A value read from a catalog column takes that column's Field (kalkulator.catalog_schema), so a CSV row, a `--set`
+A value read from a catalog column takes that column's Field (kalkulator.catalog.schema), so a CSV row, a `--set`
 value and a workbook cell obey one bound. Other names take the table below, else their unit's domain: a 0–1 share
 for `_frac`, 0–100 for `_pct`, otherwise a number from 0 to 1e15 (large enough for any rupiah amount, small enough
 that no formula overflows).
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kalkulator.catalog_schema import field_of
-from kalkulator.domain import BIG, Domain
-from kalkulator.input_domains import BY_UNIT, DOMAINS
+from kalkulator.catalog.domain import BIG, Domain
+from kalkulator.catalog.input_domains import BY_UNIT, DOMAINS
+from kalkulator.catalog.schema import field_of
 from kalkulator.quantities.base import Quantity
 
 __all__ = ["BIG", "DOMAINS", "PLAUSIBLE", "PLAUSIBLE_WHY_ID", "Domain", "domain_of", "plausible_of", "settable_numbers"]

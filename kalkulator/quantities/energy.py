@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import EQ, IF, MAX, MIN, Node, R, lift, safe_div
+from kalkulator.engine.expr import EQ, IF, MAX, MIN, Node, R, lift, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_POWER = "Buku, Bab 16.1: kWh = W × 24 jam ÷ 1000; Rp = kWh × tarif"

@@ -4,7 +4,7 @@ activations), beside the inference VRAM it does not change.
 
 from __future__ import annotations
 
-from kalkulator.expr import Node, R
+from kalkulator.engine.expr import Node, R
 from kalkulator.quantities.base import Quantity
 from kalkulator.quantities.memory import weights_of
 

@@ -5,7 +5,7 @@ A price older than the cut-off (12 months before the catalog review; move it for
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, IF, INDEX, JOIN, NE, Col, Node, R
+from kalkulator.engine.expr import AND, IF, INDEX, JOIN, NE, Col, Node, R
 from kalkulator.quantities.base import Quantity
 
 REVIEW = "Catalog review of 2026-12-01: prices dated before 2025-12-01 are more than 12 months old"

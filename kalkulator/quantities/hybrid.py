@@ -7,8 +7,9 @@ goes to the cheaper of the API and cloud GPUs rented for those hours.
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, IF, MAX, MIN, ROUND, ROUNDUP, Msg, Node, R, safe_div
+from kalkulator.engine.expr import AND, IF, MAX, MIN, ROUND, ROUNDUP, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
+from kalkulator.quantities.breakeven import breakeven_or_why
 
 BOOK_HYBRID = "Buku, Bab 17 studi kasus retail: baseline on-premise + API burst untuk beban puncak"
 SHAPE = "Dua tingkat beban: puncak selama jam puncak, sisanya tingkat yang menjaga rata-rata jam aktif"
@@ -241,23 +242,10 @@ QUANTITIES = (
         "Hybrid capex ÷ (API cost per month − hybrid opex), at today's traffic; none when the API costs no more or "
         "the months pass the GPUs' useful life.",
         "Buku, Bab break-even: BE = capex ÷ (API − opex)",
-        expr=IF(
-            AND(
-                R("api_cost_idr_per_month") > R("hybrid_opex_idr_per_month"),
-                safe_div(R("hybrid_capex_idr"), R("api_cost_idr_per_month") - R("hybrid_opex_idr_per_month"))
-                <= R("lifetime_years") * 12,
-            ),
+        expr=breakeven_or_why(
             safe_div(R("hybrid_capex_idr"), R("api_cost_idr_per_month") - R("hybrid_opex_idr_per_month")),
-            IF(
-                R("api_cost_idr_per_month") <= R("hybrid_opex_idr_per_month"),
-                Msg(
-                    "tidak ada break-even: API lebih murah dari opex", "no break-even: the API costs less than the opex"
-                ),
-                Msg(
-                    "tidak ada break-even dalam umur ekonomis hardware",
-                    "no break-even within the hardware's useful life",
-                ),
-            ),
+            R("api_cost_idr_per_month") > R("hybrid_opex_idr_per_month"),
+            R("api_cost_idr_per_month") <= R("hybrid_opex_idr_per_month"),
         ),
         doc_id=(
             "Capex hybrid ÷ (biaya API per bulan − opex hybrid), pada lalu lintas hari ini; tidak ada "

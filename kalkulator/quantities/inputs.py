@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, EQ, IF, IFERROR, INDEX, JOIN, MATCH, MIN, NE, NOT, OR, ROUND, Col, R, safe_div
+from kalkulator.engine.expr import AND, EQ, IF, IFERROR, INDEX, JOIN, MATCH, MIN, NE, NOT, OR, ROUND, Col, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK = "Buku 'Kalkulasi Token Generation'"

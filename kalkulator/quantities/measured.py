@@ -6,7 +6,7 @@ measurements binds each row's measured setup and value to these same quantities.
 
 from __future__ import annotations
 
-from kalkulator.expr import EQ, IF, JOIN, ROUND, Msg, R
+from kalkulator.engine.expr import EQ, IF, JOIN, ROUND, Msg, R
 from kalkulator.quantities.base import Quantity
 
 LLAMA_BENCH = "llama-bench (llama.cpp tools/llama-bench): tgN = N generated tokens, ppN = an N-token prompt"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from kalkulator.expr import IF, MAX, MIN, ROUND, ROUNDDOWN, ROUNDUP, Msg, Node, R
+from kalkulator.engine.expr import IF, MAX, MIN, ROUND, ROUNDDOWN, ROUNDUP, Msg, Node, R
 from kalkulator.quantities.base import Quantity
 
 BOOK_VRAM = "Buku, Bab VRAM: VRAM_total = model_weights + KV_cache + overhead"

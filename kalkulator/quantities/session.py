@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import IF, R
+from kalkulator.engine.expr import IF, R
 from kalkulator.quantities.base import Quantity
 from kalkulator.quantities.speed import QUEUE_UNBOUNDED
 

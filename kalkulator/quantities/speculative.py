@@ -6,7 +6,7 @@ largest for one user and shrinks at large batches, where the checking step turns
 
 from __future__ import annotations
 
-from kalkulator.expr import IF, IFERROR, INDEX, MATCH, MAX, Col, R, safe_div
+from kalkulator.engine.expr import IF, IFERROR, INDEX, MATCH, MAX, Col, R, safe_div
 from kalkulator.quantities.base import NO_CHOICE, Quantity
 from kalkulator.quantities.memory import kv_layer_bytes, kv_layer_tokens, state_bytes_of, weights_of
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import AND, EQ, IF, MAX, MIN, OR, ROUNDUP, Msg, Node, R, safe_div
+from kalkulator.engine.expr import AND, EQ, IF, MAX, MIN, OR, ROUNDUP, Msg, Node, R, safe_div
 from kalkulator.quantities.base import Quantity
 from kalkulator.quantities.memory import CHOSEN_MODEL, layer_tokens
 

@@ -3,7 +3,7 @@ end of the horizon; the book's straight-line depreciation with residual value st
 
 from __future__ import annotations
 
-from kalkulator.expr import IF, IFERROR, INDEX, MATCH, MAX, MIN, ROUND, ROUNDUP, Col, R, safe_div
+from kalkulator.engine.expr import IF, IFERROR, INDEX, MATCH, MAX, MIN, ROUND, ROUNDUP, Col, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_COLO_POWER = "Buku, Bab colocation: paket termasuk daya sampai batas kW-nya; kelebihan dibayar per kWh"

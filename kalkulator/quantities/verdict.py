@@ -9,7 +9,7 @@ preview's JavaScript) then writes the same characters, grouped and with the deci
 
 from __future__ import annotations
 
-from kalkulator.expr import EQ, IF, IFERROR, JOIN, OR, ROUND, ROUNDDOWN, Msg, Node, R
+from kalkulator.engine.expr import EQ, IF, IFERROR, JOIN, OR, ROUND, ROUNDDOWN, Msg, Node, R
 from kalkulator.quantities.base import Quantity
 from kalkulator.quantities.checks import OK
 

@@ -7,7 +7,7 @@ encoding each image adds to the prefill time (and so to TTFT and to each request
 
 from __future__ import annotations
 
-from kalkulator.expr import IF, IFERROR, INDEX, MATCH, Col, R, safe_div
+from kalkulator.engine.expr import IF, IFERROR, INDEX, MATCH, Col, R, safe_div
 from kalkulator.quantities.base import NO_CHOICE, Quantity, lookup
 
 ROW = R("vision_encoder_row")

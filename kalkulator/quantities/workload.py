@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kalkulator.expr import EQ, IF, INDEX, MAX, Col, R, safe_div
+from kalkulator.engine.expr import EQ, IF, INDEX, MAX, Col, R, safe_div
 from kalkulator.quantities.base import Quantity, lookup, row_of
 
 BOOK_CAP = "Buku, Bab 11 (concurrency) dan Bab 16–17 (token per bulan)"

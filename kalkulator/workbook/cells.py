@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kalkulator.expr import Node, Value
+from kalkulator.engine.expr import Node, Value
 from kalkulator.quantities.domains import Domain
-from kalkulator.workbook.sensitivity import Sensitivity
+from kalkulator.workbook.whatif import Sensitivity
 
 
 def get_column_letter(col: int) -> str:

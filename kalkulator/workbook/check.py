@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kalkulator.catalog import Catalog
-from kalkulator.expr import Value
-from kalkulator.graph import Graph, override_key
+from kalkulator.engine.expr import Value
+from kalkulator.engine.graph import Graph, override_key
 from kalkulator.quantities.base import BOOLEAN_FORMAT, NO_CHOICE
 from kalkulator.workbook.cells import FormulaCell, Layout
 from kalkulator.workbook.expected import InputSet, expected_values

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from kalkulator.expr import Value
-from kalkulator.expr import evaluate as evaluate_tree
-from kalkulator.graph import Graph
-from kalkulator.workbook import sensitivity
+from kalkulator.engine.expr import Value
+from kalkulator.engine.expr import evaluate as evaluate_tree
+from kalkulator.engine.graph import Graph
+from kalkulator.workbook import whatif as sensitivity
 from kalkulator.workbook.cells import Layout
 
 

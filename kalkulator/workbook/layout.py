@@ -9,8 +9,8 @@ block claims its rows sheet by sheet, then, once every quantity has a cell, the 
 from __future__ import annotations
 
 from kalkulator.catalog import Catalog
-from kalkulator.expr import Value
-from kalkulator.graph import Graph, override_key
+from kalkulator.engine.expr import Value
+from kalkulator.engine.graph import Graph, override_key
 from kalkulator.quantities.base import unit_key
 from kalkulator.workbook.blocks import Block, Context
 from kalkulator.workbook.cells import (

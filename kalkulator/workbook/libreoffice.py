@@ -11,7 +11,7 @@ from pathlib import Path
 
 import openpyxl
 
-from kalkulator.expr import Value, XlError
+from kalkulator.engine.expr import Value, XlError
 from kalkulator.quantities.base import BOOLEAN_FORMAT
 
 # Always recalculate on load: LibreOffice's default for .xlsx keeps cached values (formulas-probe.md §4).

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from kalkulator.expr import BinOp, Bool, Call, Col, If, Msg, Node, Num, Ref, Text
-from kalkulator.graph import Graph
+from kalkulator.engine.expr import BinOp, Bool, Call, Col, If, Msg, Node, Num, Ref, Text
+from kalkulator.engine.graph import Graph
 
 NUMBER_CHARS = 19  # a number joined into text: up to 17 significant digits, a sign and a point (0.30000000000000004)
 ROUNDED_CHARS = 16  # a rounded number: at most 15 significant digits and a point

@@ -7,7 +7,7 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-from kalkulator.paths import TEMPLATES_DIR
+from kalkulator.io.paths import TEMPLATES_DIR
 
 TEMPLATES = TEMPLATES_DIR
 

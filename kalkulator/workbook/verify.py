@@ -2,7 +2,7 @@
 
 Expected values come from the expression trees (graph evaluation), the values checked from the file's own formula
 texts (xltext: each formula compiled once, all cells recalculated for each input set). That evaluator shares the
-engine's definitions of each function and operator (kalkulator/expr.py), so a deterministic sample of cells is
+engine's definitions of each function and operator (kalkulator/engine/expr.py), so a deterministic sample of cells is
 evaluated again by the `formulas` package, fed the same precedent values: every function, operator and sheet is in
 it. LibreOffice (`check_with_libreoffice`, `verify --libreoffice`) recalculates the whole workbook independently.
 The results cached in the file (what previews show without recalculating) must equal the recalculated values of
@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kalkulator.catalog import Catalog
-from kalkulator.expr import Value, XlError, xl_round, xl_rounddown, xl_roundup
-from kalkulator.graph import Graph, override_key
+from kalkulator.engine.expr import Value, XlError, xl_round, xl_rounddown, xl_roundup
+from kalkulator.engine.graph import Graph, override_key
 from kalkulator.workbook.cells import FormulaCell, Layout
 from kalkulator.workbook.expected import InputSet, expected_values
 from kalkulator.workbook.libreoffice import ERROR_TEXTS
@@ -305,7 +305,7 @@ def verify(
 
 def check_with_libreoffice(lang: str, catalog: Catalog, passes: list[InputSet], workdir: Path) -> Report:
     """Recalculate the workbook in LibreOffice once per input set (its inputs typed into the cells)."""
-    from kalkulator.build import build, workbook_name
+    from kalkulator.workbook.build import build, workbook_name
     from kalkulator.workbook.libreoffice import recalculate
 
     report = Report()

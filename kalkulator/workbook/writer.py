@@ -18,7 +18,7 @@ from dataclasses import replace
 import xlsxwriter
 from xlsxwriter.utility import xl_cell_to_rowcol
 
-from kalkulator.expr import Value, XlError
+from kalkulator.engine.expr import Value, XlError
 from kalkulator.quantities.domains import Domain
 from kalkulator.workbook.cells import CHART_ROWS, NAME_COL, Cell, Chart, FormulaCell, Layout
 

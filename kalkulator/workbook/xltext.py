@@ -3,7 +3,7 @@ formula cell recalculated in dependency order for any set of input cells.
 
 It reads only the .xlsx file (formula texts, constant cells, defined names), never the engine's expression trees,
 so comparing its values with the engine's is a check of the text the workbook carries. The meaning of each operator
-and function is the single definition in kalkulator/expr.py (OPS, FUNCS, the error values and coercions).
+and function is the single definition in kalkulator/engine/expr.py (OPS, FUNCS, the error values and coercions).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from openpyxl.utils.cell import column_index_from_string, get_column_letter
 
-from kalkulator.expr import FUNCS, OPS, VALUE, Value, XlError, apply_func, if_result, if_test, negate
+from kalkulator.engine.expr import FUNCS, OPS, VALUE, Value, XlError, apply_func, if_result, if_test, negate
 
 Cell = tuple[str, str]  # (sheet title, coordinate without $), e.g. ("TPS", "B15")
 Node = tuple  # ("num" | "text" | "bool" | "error", value), ("ref", Ref), ("name", NAME), ("neg"|"pct", node),

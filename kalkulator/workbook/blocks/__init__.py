@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from kalkulator.workbook.blocks.answers import Answers
-from kalkulator.workbook.blocks.base import Block, Context, PlanError, from_toml
-from kalkulator.workbook.blocks.catalog import CatalogTable
+from kalkulator.workbook.blocks.answer_block import Answers
+from kalkulator.workbook.blocks.block import Block, Context, PlanError, from_toml
+from kalkulator.workbook.blocks.catalog_table import CatalogTable
 from kalkulator.workbook.blocks.chart import ChartBlock
 from kalkulator.workbook.blocks.choices import ChoicesBlock
 from kalkulator.workbook.blocks.guide import Guide

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from kalkulator.workbook.blocks.base import Context, Titled
+from kalkulator.workbook.blocks.block import Context, Titled
 from kalkulator.workbook.cells import CHART_ROWS, VALUE_COL, Chart
 
 

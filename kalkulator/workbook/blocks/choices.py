@@ -1,7 +1,7 @@
 """The live shortlist block "Pilihan termurah untuk beban kerja ini": candidate rows with yellow GPU and count,
 their answers and live rank, then the rows sorted cheapest first.
 
-The trees live in kalkulator/workbook/choices.py; this places them (helpers in hidden columns).
+The trees live in kalkulator/workbook/shortlist.py; this places them (helpers in hidden columns).
 """
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from kalkulator.expr import to_excel
-from kalkulator.graph import chosen_key
+from kalkulator.engine.expr import to_excel
+from kalkulator.engine.graph import chosen_key
 from kalkulator.quantities.domains import domain_of
-from kalkulator.workbook import choices
-from kalkulator.workbook.blocks.base import Context, Titled
+from kalkulator.workbook import shortlist as choices
+from kalkulator.workbook.blocks.block import Context, Titled
 from kalkulator.workbook.cells import (
     Cell,
     Conditional,
@@ -24,7 +24,7 @@ from kalkulator.workbook.cells import (
     split_coord,
     table_name,
 )
-from kalkulator.workbook.sensitivity import Sensitivity
+from kalkulator.workbook.whatif import Sensitivity
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-from kalkulator.workbook.blocks.base import Block, Context
+from kalkulator.workbook.blocks.block import Block, Context
 from kalkulator.workbook.cells import Cell
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from kalkulator.expr import to_excel
-from kalkulator.graph import override_key
+from kalkulator.engine.expr import to_excel
+from kalkulator.engine.graph import override_key
 from kalkulator.quantities.checks import input_message
 from kalkulator.quantities.domains import domain_of, settable_numbers
-from kalkulator.workbook.blocks.base import Context, Titled
+from kalkulator.workbook.blocks.block import Context, Titled
 from kalkulator.workbook.cells import (
     NAME_COL,
     NOTE_COL,

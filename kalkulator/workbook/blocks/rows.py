@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from kalkulator.expr import R, Value, to_excel
-from kalkulator.graph import chosen_key
+from kalkulator.engine.expr import R, Value, to_excel
+from kalkulator.engine.graph import chosen_key
 from kalkulator.quantities.domains import domain_of
-from kalkulator.workbook.blocks.base import Context, Titled
-from kalkulator.workbook.blocks.catalog import print_order
+from kalkulator.workbook.blocks.block import Context, Titled
+from kalkulator.workbook.blocks.catalog_table import print_order
 from kalkulator.workbook.cells import Cell, Conditional, FormulaCell, RowBlock, get_column_letter, ref
 
 

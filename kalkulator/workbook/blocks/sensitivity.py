@@ -1,6 +1,6 @@
 """The what-if (tornado) block: each key input moved down and up, its effect on two answers, sorted, charted.
 
-The trees live in kalkulator/workbook/sensitivity.py; this places them: part 1 (a row per input and direction),
+The trees live in kalkulator/workbook/whatif.py; this places them: part 1 (a row per input and direction),
 part 2 (sorted by the first answer's swing, helpers in hidden columns), then the tornado chart.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from kalkulator.expr import R, to_excel
-from kalkulator.workbook import sensitivity as whatif
-from kalkulator.workbook.blocks.base import Context, Titled
+from kalkulator.engine.expr import R, to_excel
+from kalkulator.workbook import whatif
+from kalkulator.workbook.blocks.block import Context, Titled
 from kalkulator.workbook.cells import (
     CHART_ROWS,
     Cell,
@@ -22,7 +22,7 @@ from kalkulator.workbook.cells import (
     ref,
     split_coord,
 )
-from kalkulator.workbook.sensitivity import Sensitivity, delta_name, end_name, sorted_name
+from kalkulator.workbook.whatif import Sensitivity, delta_name, end_name, sorted_name
 
 # the sorted table right of its first column: rank, two answers at both ends, the change at both ends
 SORTED_COLUMNS = ("rank", "low", "high", "low", "high", "change low", "change high")

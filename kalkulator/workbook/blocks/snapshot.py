@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from kalkulator.expr import XlError
-from kalkulator.workbook.blocks.base import Context, Titled
+from kalkulator.engine.expr import XlError
+from kalkulator.workbook.blocks.block import Context, Titled
 from kalkulator.workbook.cells import Cell
 
 FIXED = {"id": " (nilai tetap, dihitung saat workbook dibuat)", "en": " (fixed values, computed at build)"}
