@@ -66,7 +66,8 @@ WORDS = {
         "yes": "yes",
         "no": "no",
         "legend": "Ranked by {by}; meas. no = speed not measured for this engine, format and GPU (ranked after the "
-        "measured ones); * = on the cost/TTFT/TPOT front; --details: each row's commands; --wide: every column.",
+        "measured ones, as are speeds not calibrated); * = on the cost/TTFT/TPOT front; --details: each row's "
+        "commands; --wide: every column.",
         "counts": "{configurations} configurations tried, {serving} serve this workload; {options} options ranked"
         "{outside}. Every count by reason: --wide or --json.",
         "outside_counts": ", {n} left out by your limits ({reasons})",
@@ -119,8 +120,8 @@ WORDS = {
         "yes": "ya",
         "no": "tidak",
         "legend": "Urut menurut {by}; ukur tidak = kecepatan mesin, format dan GPU ini belum terukur (diurutkan "
-        "sesudah yang terukur); * = di garis depan biaya/TTFT/TPOT; --details: perintah tiap baris; --wide: semua "
-        "kolom.",
+        "sesudah yang terukur, begitu pula kecepatan yang belum terkalibrasi); * = di garis depan biaya/TTFT/TPOT; "
+        "--details: perintah tiap baris; --wide: semua kolom.",
         "counts": "{configurations} konfigurasi dicoba, {serving} melayani beban ini; {options} opsi diurutkan"
         "{outside}. Semua hitungan per alasan: --wide atau --json.",
         "outside_counts": ", {n} ditinggalkan oleh batas Anda ({reasons})",

@@ -621,8 +621,9 @@ def _mark_pareto(options: list[Option], unmeasured: str = "last") -> None:
 
 def ranked(plan: Plan, by: str = "tco", unmeasured: str | None = None) -> list[Option]:
     """The options by `by`; `unmeasured` (default: the search's, "last") puts those with speed_measured False
-    after the others, keeps them among them ("with") or leaves them out ("drop"); the order within each group is
-    the same."""
+    after the others, keeps them among them ("with") or leaves them out ("drop"); under "last" a measured speed of
+    a family no measurement calibrates (a band floor: it moved 2.5–3× with the driver) comes after the calibrated
+    ones too. The order within each group is the same."""
     key = SORT_KEYS[by]
     where = unmeasured or plan.unmeasured
 
@@ -635,6 +636,7 @@ def ranked(plan: Plan, by: str = "tco", unmeasured: str | None = None) -> list[O
         options,
         key=lambda o: (
             where == "last" and not o.speed_measured,
+            where == "last" and any(o.band_floor),
             value(o),
             o.tco_idr,
             o.gpus_needed,
