@@ -24,23 +24,27 @@ def _table(built, settings=None):
     return values, ends, sorted_labels, changes
 
 
+# One GPU at USD 2,000 × Rp 16,000 with PPN 11 % (no duty or margin), written off over 3 years down to 10 %, serving
+# 1e8 tokens a month alone.
+ONE_GPU = {
+    "gpu_price_usd": 2000,
+    "usd_idr": 16000,
+    "ppn_pct": 11,
+    "import_duty_pct": 0,
+    "distributor_margin_pct": 0,
+    "gpus_needed": 1,
+    "residual_pct": 10,
+    "lifetime_years": 3,
+    "year_days": 365,
+    "tokens_per_month": 1e8,
+}
+
+
 def test_gpu_price_swing_is_the_depreciation_of_a_fifth_of_the_gpus(built_en):
     # One GPU at USD 2,000 × Rp 16,000 × 1.11 (PPN 11 %, no duty or margin) = Rp 35,520,000 of GPU capex, written off
     # over 3 years down to a 10 % residual, 1 % of it a year for maintenance; 1e8 tokens a month = 1e8 ÷ (365 / 12)
     # a day, all served by the one GPU.
-    settings = {
-        "gpu_price_usd": 2000,
-        "usd_idr": 16000,
-        "ppn_pct": 11,
-        "import_duty_pct": 0,
-        "distributor_margin_pct": 0,
-        "gpus_needed": 1,
-        "residual_pct": 10,
-        "lifetime_years": 3,
-        "maintenance_share_frac": 0.01,
-        "year_days": 365,
-        "tokens_per_month": 1e8,
-    }
+    settings = ONE_GPU | {"maintenance_share_frac": 0.01}
     _, ends, _, _ = _table(built_en, settings)
     low, high, _, _ = ends["GPU price"]
     # ±20 % on the GPU price moves 0.2 × the GPU capex each way: its depreciation per day and its maintenance.
@@ -54,19 +58,7 @@ def test_gpu_price_swing_is_the_depreciation_of_a_fifth_of_the_gpus(built_en):
 def test_a_value_typed_by_hand_holds_in_every_row(built_en):
     """Maintenance typed as Rp 1,000,000 a year (a manual value): moving the GPU price by ±20 % now moves only its
     depreciation (the setup of the test above without the 1 % maintenance), and the ends bracket the answer block."""
-    settings = {
-        "gpu_price_usd": 2000,
-        "usd_idr": 16000,
-        "ppn_pct": 11,
-        "import_duty_pct": 0,
-        "distributor_margin_pct": 0,
-        "gpus_needed": 1,
-        "residual_pct": 10,
-        "lifetime_years": 3,
-        "maintenance_idr_per_year": 1_000_000,
-        "year_days": 365,
-        "tokens_per_month": 1e8,
-    }
+    settings = ONE_GPU | {"maintenance_idr_per_year": 1_000_000}
     values, ends, _, _ = _table(built_en, settings)
     low, high, _, _ = ends["GPU price"]
     per_day = 0.2 * 2000 * 16000 * 1.11 * (1 - 0.10) / 3 / 365

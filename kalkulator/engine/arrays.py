@@ -29,13 +29,13 @@ from kalkulator.engine.expr import (
     Call,
     Col,
     If,
+    Leaves,
     Msg,
     Neg,
     Node,
     Num,
     Ref,
     Text,
-    Visitor,
     XlError,
     _first_error,
     _number,
@@ -226,7 +226,7 @@ class Const(Node):
     value: Any
 
 
-class ArrayEvaluate(Visitor):
+class ArrayEvaluate(Leaves):
     """Compute a tree over n scenarios: `values` maps names to uniform scalars or length-n arrays.
 
     Callers evaluate inside `quiet()`: overflow and ÷0 become error values here, never numpy warnings.
@@ -246,24 +246,6 @@ class ArrayEvaluate(Visitor):
     # ---- leaves -----------------------------------------------------------------------------------------
     def visit_Const(self, n: Const) -> Many:
         return n.value
-
-    def visit_Msg(self, n: Msg) -> str:
-        return n.id if self.lang == "id" else n.en
-
-    def visit_Num(self, n: Num) -> float:
-        return n.value
-
-    def visit_Text(self, n: Text) -> str:
-        return n.value
-
-    def visit_Bool(self, n: Bool) -> bool:
-        return n.value
-
-    def visit_Ref(self, n: Ref) -> Many:
-        return self.values[n.name]
-
-    def visit_Col(self, n: Col) -> tuple:
-        return self.columns[(n.table, n.column)]
 
     # ---- operators --------------------------------------------------------------------------------------
     def visit_BinOp(self, n: BinOp) -> Many:

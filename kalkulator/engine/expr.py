@@ -553,15 +553,12 @@ class Visitor:
         return getattr(self, "visit_" + type(n).__name__)(n)
 
 
-class Evaluate(Visitor):
-    """Compute a tree's value from named values and catalog columns; never reads Excel text."""
+class Leaves(Visitor):
+    """The leaves every evaluator reads alike: a message in its language, constants, named values, columns."""
 
-    def __init__(
-        self, values: Mapping[str, Value], columns: Mapping[tuple[str, str], tuple] | None = None, lang: str = "en"
-    ):
-        self.values = values
-        self.columns = columns or {}
-        self.lang = lang
+    lang: str
+    values: Mapping[str, Any]
+    columns: Mapping[tuple[str, str], tuple]
 
     def visit_Msg(self, n: Msg) -> str:
         return n.id if self.lang == "id" else n.en
@@ -575,11 +572,22 @@ class Evaluate(Visitor):
     def visit_Bool(self, n: Bool) -> bool:
         return n.value
 
-    def visit_Ref(self, n: Ref) -> Value:
+    def visit_Ref(self, n: Ref) -> Any:
         return self.values[n.name]
 
     def visit_Col(self, n: Col) -> tuple:
         return self.columns[(n.table, n.column)]
+
+
+class Evaluate(Leaves):
+    """Compute a tree's value from named values and catalog columns; never reads Excel text."""
+
+    def __init__(
+        self, values: Mapping[str, Value], columns: Mapping[tuple[str, str], tuple] | None = None, lang: str = "en"
+    ):
+        self.values = values
+        self.columns = columns or {}
+        self.lang = lang
 
     def visit_BinOp(self, n: BinOp) -> Value:
         left = self.visit(n.left)
