@@ -32,6 +32,30 @@ UNIT_COL, NOTE_COL, NAME_COL = 4, 5, 6
 SHARE_FORMAT = "0.0%"
 PERCENT_UNITS = ("_pct", "_pct_per_month")
 CHART_ROWS = 20  # rows a chart occupies in the sheet's flow
+# Rupiah in a wide table (the Break-even sheet's shortlist, what-if and cumulative tables): the unit moves to the
+# header, so a cell drops its "Rp " prefix, and whole-rupiah amounts (totals, per month) show in millions with a
+# format that scales (the value stays in rupiah): Rp 1,234,567,890 reads 1,234.6 under "Rp juta". Eight such
+# columns then fit A4 landscape at 8 pt (docs/workbook.md, "Printing").
+MILLIONS = {"id": "Rp juta", "en": "Rp million"}
+
+
+def table_money_format(number_format: str, scale: bool = True) -> str:
+    """A unit's number format as a table cell shows it: without "Rp ", whole rupiah in millions when `scale`."""
+    sections = []
+    for section in number_format.split(";"):
+        if '"Rp "' in section:
+            section = section.replace('"Rp "', "")
+            if scale and "." not in section:
+                section = section.replace("#,##0", "#,##0.0,,")
+        sections.append(section)
+    return ";".join(sections)
+
+
+def table_money_unit(unit_label: str, number_format: str, lang: str) -> str:
+    """A unit's label as a table header shows it: "Rp/bulan" → "Rp juta/bulan" where the cells show millions."""
+    if '"Rp "' in number_format and "." not in number_format and unit_label.startswith("Rp"):
+        return MILLIONS[lang] + unit_label[2:]
+    return unit_label
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,8 @@ STYLES: dict[str, dict] = {
     "unit": {"font_color": "#555555", "text_wrap": True, **TOP},
     "name": {"font_color": "#808080", "font_size": 10, "text_wrap": True, **TOP},
     "note": {"font_color": "#555555", "font_size": 10, "text_wrap": True, **TOP},
+    # a table's note, across the printed columns like the intro (in the first column it would widen it)
+    "table_note": {"font_color": "#555555", "font_size": 10, "text_wrap": True, **TOP},
     "guide": {"font_color": "#555555", "font_size": 10, "text_wrap": True, **TOP},  # the guide's prose: wider
     "data": TOP,
     "data_wrap": {"text_wrap": True, **TOP},  # short text of a catalog or table ("data" up to LONG_TEXT): wraps
@@ -55,6 +57,7 @@ ERROR_CODES = ("#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!
 # cell edge) is at most CAP_WIDTH wide, yet never narrower than its longest word, and a column of numbers is wide enough
 # for them (rupiah for Rp 999,999,999,999): the printout never shows ###.
 CAP_WIDTH = {"label": 26, "note": 32, "name": 14, "data": 14, "data_wrap": 16, "guide": 56}
+SPANNED = ("intro", "table_note")  # merged across the printed columns, wrapped within them
 HYPHENS = re.compile(r"\s+|(?<=[-–/])")  # where a wrapped line may break
 NAME_CHARS = 16  # a quantity's name wraps inside the identifier beyond this many characters
 LONG_TEXT = 40  # catalog text longer than this is prose (a source, a note); shorter text (a name) is never cut
@@ -140,7 +143,7 @@ class _Writer:
         for title, ws in self.sheets.items():
             last = self.printed(title)[1][-1]
             for c in self.cells[title]:
-                if c.style == "intro" and last > c.col:  # the sheet's intro wraps within the printed width
+                if c.style in SPANNED and last > c.col:  # the sheet's intro wraps within the printed width
                     ws.merge_range(c.row - 1, c.col - 1, c.row - 1, last - 1, c.value, self.fmt(c.style))
                 else:
                     self.cell(ws, c)
@@ -323,9 +326,9 @@ class _Writer:
                     ws.set_column(col - 1, col - 1, DEFAULT_WIDTH, None, {"hidden": True, "level": 1})
             ws.set_column(hidden[1], hidden[1], None, None, {"collapsed": True})
         orientation, columns = self.printed(title)
-        heights = row_heights([c for c in self.cells[title] if c.style != "intro"], self.widths[title])
+        heights = row_heights([c for c in self.cells[title] if c.style not in SPANNED], self.widths[title])
         for c in self.cells[title]:
-            if c.style == "intro" and isinstance(c.value, str):  # merged across the printed columns
+            if c.style in SPANNED and isinstance(c.value, str):  # merged across the printed columns
                 width = sum(self.widths[title].get(col, DEFAULT_WIDTH) for col in range(c.col, columns[-1] + 1))
                 lines = _wrapped_lines(c.value, chars_per_line(width, c.style))
                 heights[c.row] = max(15, math.ceil(lines * _size(c.style) * LINE_SPACING + 3))
@@ -417,8 +420,11 @@ def column_widths(
 
 def _shown_width(value: float, number_format: str | None, style: str) -> float:
     """Width a number needs in its format: digits, separators, decimals, the Rp prefix, two of padding."""
-    fmt = number_format or "General"
+    fmt = (number_format or "General").split(";")[0]  # the positive section (a negative adds its sign)
     decimals = len(re.sub(r"[^0#]", "", fmt.split(".")[1])) if "." in fmt else 0
+    scaled = re.search(r"[0#](,+)(?![0#])", fmt)  # commas after the last digit divide by 1,000 each (#,##0.0,,)
+    if scaled:
+        value /= 1000 ** len(scaled.group(1))
     if fmt == "General":
         text = f"{value:.10g}"
     else:

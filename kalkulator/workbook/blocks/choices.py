@@ -22,6 +22,8 @@ from kalkulator.workbook.cells import (
     get_column_letter,
     ref,
     split_coord,
+    table_money_format,
+    table_money_unit,
     table_name,
 )
 from kalkulator.workbook.whatif import Sensitivity
@@ -72,17 +74,15 @@ class ChoicesBlock(Titled):
         helpers = [c for c in closure if c not in shown]
         positions = {name: 3 + j for j, name in enumerate(shown)} | {h: start + k for k, h in enumerate(helpers)}
         lay.cells.append(Cell(sheet, row, 1, self.title(lang) + text["hidden"], "section"))
-        lay.cells.append(Cell(sheet, row + 1, 1, text["note"], "note"))
+        lay.cells.append(Cell(sheet, row + 1, 1, text["note"], "table_note"))
         heads = [graph[k].label(lang) for k in choices.KEYS]
-        heads += [
-            f"{graph[q].label(lang)}{'' if graph[q].is_text else f' ({graph[q].unit.label_in(lang)})'}" for q in shown
-        ]
+        heads += [f"{graph[q].label(lang)}{'' if graph[q].is_text else f' ({_unit(graph, q, lang)})'}" for q in shown]
         names = [*choices.KEYS, *shown, ""]
         for j, (head, name) in enumerate(zip([*heads, text["rank"]], names, strict=True), start=1):
             lay.cells.append(Cell(sheet, row + 2, j, head, "header"))
             if name:
                 lay.cells.append(Cell(sheet, row + 3, j, name, "name"))
-            lay.widths[sheet].setdefault(j, 16)
+            lay.widths[sheet].setdefault(j, 12)  # numbers; the header wraps
         lay.row_blocks.append(
             RowBlock([dict(zip(choices.KEYS, r, strict=True)) for r in self.rows], closure, honour=choices.KEYS)
         )
@@ -105,7 +105,7 @@ class ChoicesBlock(Titled):
         local |= {name: f"${get_column_letter(j)}{r}" for name, j in p.positions.items()}
         for name, j in p.positions.items():
             expr = graph.row_expr(name, choices.KEYS)  # the answer block's chain, manual values included
-            fmt = graph[name].unit.number_format
+            fmt = table_money_format(graph[name].unit.number_format)  # the unit is in the header
             key = ("row", p.index, i, name)
             lay.formulas.append(FormulaCell(sheet, r, j, expr, to_excel(expr, local, ctx.ranges, lang), key, fmt))
         for name in choices.read(self):
@@ -147,7 +147,7 @@ class ChoicesBlock(Titled):
         for r in range(n):
             for name in (*choices.KEYS, *shown):
                 formats[choices.sorted_name(s.key, r, name)] = (
-                    "@" if graph[name].is_text else graph[name].unit.number_format
+                    "@" if graph[name].is_text else table_money_format(graph[name].unit.number_format)
                 )
         for name, tree in s.names.items():
             at_col, at_row = split_coord(local_all[name].split("!")[1])
@@ -171,3 +171,9 @@ class ChoicesBlock(Titled):
         lay.conditionals.append(
             Conditional(sheet, f"A{sorted_first}:{right}{sorted_first}", f'${chk2}{sorted_first}="OK"', "ok")
         )
+
+
+def _unit(graph, name: str, lang: str) -> str:
+    """A column's unit in its header (rupiah in millions where the cells show millions)."""
+    unit = graph[name].unit
+    return table_money_unit(unit.label_in(lang), unit.number_format, lang)

@@ -17,7 +17,16 @@ from kalkulator.engine.graph import chosen_key
 from kalkulator.quantities.domains import domain_of
 from kalkulator.workbook.blocks.block import Context, Titled
 from kalkulator.workbook.blocks.catalog_table import print_order
-from kalkulator.workbook.cells import Cell, Conditional, FormulaCell, RowBlock, get_column_letter, ref
+from kalkulator.workbook.cells import (
+    Cell,
+    Conditional,
+    FormulaCell,
+    RowBlock,
+    get_column_letter,
+    ref,
+    table_money_format,
+    table_money_unit,
+)
 
 
 @dataclass(frozen=True)
@@ -29,6 +38,7 @@ class Rows(Titled):
     rows_from: str | None = None
     values: list | None = None
     hold: list[str] = field(default_factory=list)
+    millions: bool = False  # rupiah columns show millions under "Rp juta" (a wide table that must print at 8 pt)
 
     def __post_init__(self) -> None:
         if (self.rows_from is None) == (self.values is None):
@@ -106,7 +116,12 @@ class Rows(Titled):
         lay.cells.append(Cell(sheet, header, 1, graph[self.key_name].label(lang), "header"))
         for name, j in positions.items():
             q = graph[name]
-            unit = "" if q.is_text else f" ({q.unit.label_in(lang)})"
+            label = q.unit.label_in(lang)
+            unit = (
+                ""
+                if q.is_text
+                else f" ({table_money_unit(label, q.unit.number_format, lang) if self.millions else label})"
+            )
             lay.cells.append(Cell(sheet, header, j, f"{q.label(lang)}{unit}", "header"))
             lay.cells.append(Cell(sheet, header + 1, j, name, "name"))
             lay.widths[sheet].setdefault(j, 12)  # numbers; the header wraps
@@ -149,4 +164,5 @@ class Rows(Titled):
             expr = graph.row_expr(name, honour)
             text = to_excel(expr, local, ctx.ranges, lang)
             fmt = graph[name].unit.number_format
+            fmt = table_money_format(fmt) if self.millions else fmt
             lay.formulas.append(FormulaCell(sheet, r, j, expr, text, ("row", index, i, name), fmt))

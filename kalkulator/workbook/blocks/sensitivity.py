@@ -21,6 +21,8 @@ from kalkulator.workbook.cells import (
     get_column_letter,
     ref,
     split_coord,
+    table_money_format,
+    table_money_unit,
 )
 from kalkulator.workbook.whatif import Sensitivity, delta_name, end_name, sorted_name
 
@@ -70,7 +72,7 @@ class SensitivityBlock(Titled):
         lay.sensitivities.append(s)
         lay.hidden_columns[sheet] = (start, max(lay.hidden_columns.get(sheet, (0, 0))[1], last_helper, last))
         for col in range(1, 9):
-            lay.widths[sheet].setdefault(col, 16)
+            lay.widths[sheet].setdefault(col, 12)  # numbers; the header wraps
         n = len(self.inputs)
         series = tuple((top + 1, first, first + n - 1, 7 + j) for j in (0, 1))
         chart_title = self.chart_title_id if ctx.lang == "id" else self.chart_title_en
@@ -92,7 +94,7 @@ class SensitivityBlock(Titled):
         graph, lang = ctx.graph, ctx.lang
 
         def unit_label(name: str) -> str:
-            return f"{graph[name].label(lang)} ({graph[name].unit.label_in(lang)})"
+            return f"{graph[name].label(lang)} ({_unit(ctx, name)})"
 
         ctx.lay.cells.append(Cell(sheet, row, 1, self.title(lang) + text["hidden"], "section"))
         outputs = self.outputs
@@ -117,10 +119,12 @@ class SensitivityBlock(Titled):
         closure, tree = whatif.row_spec(graph, self, name, up)
         lay.row_blocks.append(RowBlock([{}], closure, {name: tree}, honour=()))  # manual values hold
         index = len(lay.row_blocks) - 1
-        lay.cells.append(Cell(sheet, r, 1, s.labels[k], "label"))
+        fmt = table_money_format(graph[name].unit.number_format, scale=False)  # an input's own size: no millions
+        # the label carries the unit where the value drops its "Rp " prefix (the column holds inputs of every unit)
+        unit = f" ({graph[name].unit.label_in(lang)})" if fmt != graph[name].unit.number_format else ""
+        lay.cells.append(Cell(sheet, r, 1, s.labels[k] + unit, "label"))
         step = text["band" if name in self.bands else "step"][up].format(step=float(self.step_frac))
         lay.cells.append(Cell(sheet, r, 2, step, "data"))
-        fmt = graph[name].unit.number_format
         moved_text = to_excel(tree, ctx.cells, ctx.ranges, lang)
         lay.formulas.append(FormulaCell(sheet, r, 3, tree, moved_text, ("row", index, 0, name), fmt))
         local = dict(ctx.cells) | {name: f"$C{r}"}
@@ -132,9 +136,9 @@ class SensitivityBlock(Titled):
         for q, col in positions.items():
             node = graph.row_expr(q, ()) if q in closure else R(q)
             cell_text = to_excel(node, local if q in closure else ctx.cells, ctx.ranges, lang)
-            lay.formulas.append(
-                FormulaCell(sheet, r, col, node, cell_text, ("row", index, 0, q), graph[q].unit.number_format)
-            )
+            fmt = graph[q].unit.number_format
+            fmt = table_money_format(fmt) if q in self.outputs else fmt  # the answers' unit is in the header
+            lay.formulas.append(FormulaCell(sheet, r, col, node, cell_text, ("row", index, 0, q), fmt))
         for out in self.outputs:
             s.ends[end_name(s.key, k, out, up)] = (index, 0, out)
         return positions, ctx.helper_start[sheet] + len(helpers) - 1
@@ -147,8 +151,8 @@ class SensitivityBlock(Titled):
         lay, graph, lang, start = ctx.lay, ctx.graph, ctx.lang, ctx.helper_start[sheet]
         answer = graph[self.outputs[0]].label(lang)
         lay.cells.append(Cell(sheet, top, 1, text["sorted"].format(answer=answer), "section"))
-        ends = [f"{graph[o].label(lang)}: {text[e]}" for o in self.outputs for e in ("low", "high")]
-        changes = [f"{text['change']} {answer}: {text[e]}" for e in ("low", "high")]
+        ends = [f"{graph[o].label(lang)}: {text[e]} ({_unit(ctx, o)})" for o in self.outputs for e in ("low", "high")]
+        changes = [f"{text['change']} {answer}: {text[e]} ({_unit(ctx, self.outputs[0])})" for e in ("low", "high")]
         self._header_row(ctx, sheet, top + 1, [text["input"], text["rank"], *ends, *changes], [])
         first = top + 3
         ends_at = [(o, u) for o in self.outputs for u in (False, True)]
@@ -180,7 +184,7 @@ class SensitivityBlock(Titled):
         for col_key, j in area.items():
             letter = get_column_letter(start + j)
             ranges_all[col_key] = f"'{sheet}'!${letter}${first}:${letter}${first + n - 1}"
-        money = graph[self.outputs[0]].unit.number_format
+        money = table_money_format(graph[self.outputs[0]].unit.number_format)
         for name, tree in s.names.items():
             at_col, at_row = split_coord(local_all[name].split("!")[1])
             fmt = "#,##0" if "_rank_" in name else "@" if "_label_" in name else _answer_format(ctx, s, name) or money
@@ -193,5 +197,11 @@ def _answer_format(ctx: Context, s: Sensitivity, name: str) -> str | None:
     """Number format of a sorted or copied answer cell: that answer's own."""
     for out in s.outputs:
         if name.endswith(f"_{out}"):
-            return ctx.graph[out].unit.number_format
+            return table_money_format(ctx.graph[out].unit.number_format)
     return None
+
+
+def _unit(ctx: Context, name: str) -> str:
+    """An answer's unit in a header (rupiah in millions where the cells show millions)."""
+    unit = ctx.graph[name].unit
+    return table_money_unit(unit.label_in(ctx.lang), unit.number_format, ctx.lang)
