@@ -1,5 +1,5 @@
-// kalkulator's formula runtime: the scalar semantics of kalkulator/expr.py (Evaluate), for trees rendered by
-// kalkulator/js.py. Values: number, string, boolean, null (blank), Err (an error value), array (a catalog column).
+// kalkulator's formula runtime: the scalar semantics of kalkulator/engine/expr.py (Evaluate), for trees rendered by
+// kalkulator/engine/js.py. Values: number, string, boolean, null (blank), Err (an error value), array (a catalog column).
 // No formula lives here, only the operators and functions every formula is built from.
 "use strict";
 const K = (() => {
@@ -221,7 +221,7 @@ const K = (() => {
     le: compare((c) => c <= 0),
     gt: compare((c) => c > 0),
     ge: compare((c) => c >= 0),
-    // One scenario through a compiled program (kalkulator/js.py), as kalkulator.graph.Graph.evaluate does it.
+    // One scenario through a compiled program (kalkulator/engine/js.py), as kalkulator.engine.graph.Graph.evaluate does it.
     evaluate(program, settings, columns, lang) {
       const env = {};
       for (const name of program.overridable) env[name + "__set"] = name in settings ? settings[name] : null;
