@@ -17,6 +17,8 @@ from kalkulator.quantities import QUANTITIES
 from kalkulator.quantities.domains import domain_of
 from kalkulator.scenario import ScenarioError
 from kalkulator.scenario.planner import (
+    DEFAULT_ENGINES,
+    DEFAULT_FORMATS,
     GPUS_PER_REPLICA,
     MODE_TCO,
     MODES,
@@ -71,8 +73,8 @@ def _cell(value, fmt: str) -> str:
 @click.option("--workload", "workload_name", help="Workload preset: prompt/output tokens, latency targets, hours.")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Any input, as hitung takes it (repeatable).")
 @click.option("--gpus", help="GPUs to consider: names or words of them, vendors, segments (comma-separated).")
-@click.option("--formats", help="Weight formats to consider (comma-separated; default Q4_K_M, Q8_0, FP8, NVFP4, AWQ).")
-@click.option("--engines", help="Engines to consider (comma-separated; default llama.cpp, vllm, tensorrt-llm).")
+@click.option("--formats", help=f"Weight formats to consider (comma-separated; default {', '.join(DEFAULT_FORMATS)}).")
+@click.option("--engines", help=f"Engines to consider (comma-separated; default {', '.join(DEFAULT_ENGINES)}).")
 @click.option("--sizes", default=",".join(map(str, GPUS_PER_REPLICA)), show_default=True, help="GPUs per replica.")
 @click.option("--by", type=click.Choice(sorted(SORT_KEYS)), default="tco", show_default=True, help="Rank by.")
 @click.option(
